@@ -1,0 +1,115 @@
+import { z } from 'zod';
+
+/**
+ * Every environment variable the service reads, in one place. Defaults are the embedded mode of
+ * the quick start: PGlite under DATA_DIR, inline ingestion, offline embedder and LLM.
+ * Each entry's `describe()` is what a user sees when the value is wrong, so it says what is accepted.
+ */
+const bool = (fallback: boolean) =>
+  z.stringbool().default(fallback).describe('a boolean: true/false, 1/0, yes/no, on/off');
+
+const int = (fallback: number, min: number, max: number) =>
+  z.coerce
+    .number()
+    .int()
+    .min(min)
+    .max(max)
+    .default(fallback)
+    .describe(`an integer from ${min} to ${max}`);
+
+const weight = (fallback: number) =>
+  z.coerce.number().min(0).max(1).default(fallback).describe('a number from 0 to 1');
+
+const url = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => {
+      try {
+        return protocols.includes(new URL(value).protocol.replace(/:$/, ''));
+      } catch {
+        return false;
+      }
+    })
+    .optional()
+    .describe(`a URL with scheme ${protocols.join(' or ')}`);
+
+const text = (fallback: string) => z.string().trim().min(1).default(fallback).describe('a non-empty string');
+
+export const configSchema = z.object({
+  NODE_ENV: z
+    .enum(['development', 'production', 'test'])
+    .default('development')
+    .describe('one of development, production, test'),
+  HOST: text('0.0.0.0'),
+  PORT: int(4000, 0, 65535),
+  DATA_DIR: text('.data'),
+  LOG_LEVEL: z
+    .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
+    .default('info')
+    .describe('one of trace, debug, info, warn, error, fatal, silent'),
+
+  DATABASE_URL: url(['postgres', 'postgresql']),
+  DATABASE_POOL_MAX: int(10, 1, 200),
+  REDIS_URL: url(['redis', 'rediss']),
+  NEO4J_URI: url(['neo4j', 'neo4j+s', 'neo4j+ssc', 'bolt', 'bolt+s', 'bolt+ssc']),
+  NEO4J_USER: text('neo4j'),
+  NEO4J_PASSWORD: z.string().optional().describe('a string'),
+
+  AGENTIC_RAG_ENABLED: bool(true),
+  AGENTIC_RAG_WORKSPACE: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/)
+    .default('demo')
+    .describe('a workspace id: letters, digits, _ . - (max 64)'),
+  AGENTIC_RAG_CORPUS_DIR: text('./simulated_ingestion'),
+  AGENTIC_RAG_TOPK: int(8, 1, 50),
+  AGENTIC_RAG_USE_HYDE: bool(false),
+  AGENTIC_RAG_USE_TOOLS: bool(true),
+  AGENTIC_RAG_REDIS_TTL_SECONDS: int(3600, 1, 30 * 24 * 3600),
+  AGENTIC_RAG_ENABLE_HTTP_FETCH: bool(false),
+  AGENTIC_RAG_QUEUE_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .default('agentic-rag')
+    .describe('a queue name: letters, digits, _ - (max 64)'),
+  AGENTIC_RAG_JOB_ATTEMPTS: int(3, 1, 50),
+  AGENTIC_RAG_JOB_BACKOFF_MS: int(5000, 0, 3_600_000),
+
+  HYBRID_VECTOR_WEIGHT: weight(0.5),
+  HYBRID_LEXICAL_WEIGHT: weight(0.35),
+  HYBRID_GRAPH_WEIGHT: weight(0.15),
+
+  CHUNK_MAX_TOKENS: int(400, 32, 8192),
+  CHUNK_OVERLAP_TOKENS: int(60, 0, 2048),
+
+  RAG_EMBEDDER: z
+    .enum(['deterministic', 'openai'])
+    .default('deterministic')
+    .describe('one of deterministic, openai'),
+  RAG_EMBEDDING_DIMENSIONS: int(768, 8, 16000),
+  RAG_EMBEDDER_BASE_URL: url(['http', 'https']),
+  RAG_EMBEDDER_MODEL: z.string().trim().min(1).optional().describe('a model name'),
+  RAG_EMBEDDER_API_KEY: z.string().optional().describe('a string'),
+  RAG_EMBEDDER_BATCH_SIZE: int(64, 1, 2048),
+  RAG_EMBEDDER_TIMEOUT_MS: int(30_000, 100, 600_000),
+  RAG_EMBEDDER_MAX_RETRIES: int(4, 0, 10),
+
+  RAG_LLM: z.enum(['offline', 'openai']).default('offline').describe('one of offline, openai'),
+  RAG_LLM_BASE_URL: url(['http', 'https']),
+  RAG_LLM_MODEL: z.string().trim().min(1).optional().describe('a model name'),
+  RAG_LLM_API_KEY: z.string().optional().describe('a string'),
+});
+
+export type ConfigInput = z.input<typeof configSchema>;
+export type Config = Readonly<z.output<typeof configSchema>>;
+
+/** Variables whose values never appear in logs or error messages. */
+export const SECRET_KEYS = [
+  'NEO4J_PASSWORD',
+  'RAG_EMBEDDER_API_KEY',
+  'RAG_LLM_API_KEY',
+] as const satisfies readonly (keyof Config)[];
+
+/** URL-valued variables that may carry credentials in their user-info part. */
+export const URL_KEYS = ['DATABASE_URL', 'REDIS_URL', 'NEO4J_URI'] as const satisfies readonly (keyof Config)[];

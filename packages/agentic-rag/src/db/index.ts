@@ -1,0 +1,10 @@
+export type { QueryOptions, QueryResult, Sql, SqlBackend, SqlExecutor, SqlRow } from './sql.js';
+export { PostgresSql } from './postgres.js';
+export type { PostgresSqlOptions } from './postgres.js';
+export { PgliteSql } from './pglite.js';
+export type { PgliteSqlOptions } from './pglite.js';
+export { openSql } from './open-sql.js';
+export { migrate, DEFAULT_MIGRATIONS_DIR } from './migrate.js';
+export type { MigrateOptions, MigrateResult } from './migrate.js';
+export { translateDatabaseError, sqlStateOf } from './translate-error.js';
+export { loadSqlFile } from './sql-file.js';

@@ -1,0 +1,97 @@
+import { PGlite, types, type Transaction } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { vector } from '@electric-sql/pglite-pgvector';
+import { acquireDataDirLock } from './data-dir-lock.js';
+import type { QueryOptions, QueryResult, Sql, SqlExecutor, SqlRow } from './sql.js';
+import { translateDatabaseError } from './translate-error.js';
+
+export interface PgliteSqlOptions {
+  /** Directory for a file-backed database; omit for an in-memory one (tests). */
+  dataDir?: string;
+}
+
+const parsers = {
+  [types.INT8]: (value: string) => Number(value),
+  [types.NUMERIC]: (value: string) => Number(value),
+};
+
+type PgliteLike = Pick<PGlite, 'query' | 'exec'> | Transaction;
+
+class PgliteExecutor implements SqlExecutor {
+  constructor(private readonly target: PgliteLike) {}
+
+  async query<Row extends SqlRow = SqlRow>(
+    text: string,
+    params: readonly unknown[] = [],
+    options: QueryOptions = {},
+  ): Promise<QueryResult<Row>> {
+    options.signal?.throwIfAborted();
+    try {
+      const result = await this.target.query<Row>(text, [...params], { parsers });
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    } catch (error) {
+      throw translateDatabaseError(error);
+    }
+  }
+
+  async exec(script: string): Promise<void> {
+    try {
+      await this.target.exec(script);
+    } catch (error) {
+      throw translateDatabaseError(error);
+    }
+  }
+}
+
+/**
+ * Embedded Postgres (WASM) with pgvector and pg_trgm: the zero-setup default. It is a single
+ * connection, so statements and transactions are serialised by PGlite itself.
+ */
+export class PgliteSql implements Sql {
+  readonly backend = 'pglite' as const;
+  private readonly executor: PgliteExecutor;
+
+  private constructor(
+    private readonly db: PGlite,
+    private readonly releaseLock: () => Promise<void>,
+  ) {
+    this.executor = new PgliteExecutor(db);
+  }
+
+  static async open(options: PgliteSqlOptions = {}): Promise<PgliteSql> {
+    const releaseLock = options.dataDir ? await acquireDataDirLock(options.dataDir) : async () => {};
+    try {
+      const db = await PGlite.create(options.dataDir, { extensions: { vector, pg_trgm } });
+      return new PgliteSql(db, releaseLock);
+    } catch (error) {
+      await releaseLock();
+      throw translateDatabaseError(error);
+    }
+  }
+
+  query<Row extends SqlRow = SqlRow>(
+    text: string,
+    params?: readonly unknown[],
+    options?: QueryOptions,
+  ): Promise<QueryResult<Row>> {
+    return this.executor.query<Row>(text, params, options);
+  }
+
+  exec(script: string): Promise<void> {
+    return this.executor.exec(script);
+  }
+
+  async transaction<T>(work: (tx: SqlExecutor) => Promise<T>, options: QueryOptions = {}): Promise<T> {
+    options.signal?.throwIfAborted();
+    try {
+      return await this.db.transaction((tx) => work(new PgliteExecutor(tx)));
+    } catch (error) {
+      throw translateDatabaseError(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (!this.db.closed) await this.db.close();
+    await this.releaseLock();
+  }
+}

@@ -1,0 +1,112 @@
+import pg from 'pg';
+import type { QueryOptions, QueryResult, Sql, SqlExecutor, SqlRow } from './sql.js';
+import { translateDatabaseError } from './translate-error.js';
+
+export interface PostgresSqlOptions {
+  connectionString: string;
+  maxConnections?: number;
+  applicationName?: string;
+}
+
+// bigint (int8) and numeric come back as strings from node-postgres; our counts and ids fit in a
+// double, and PGlite is configured the same way, so both backends return numbers.
+const typeParsers = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+class PgClientExecutor implements SqlExecutor {
+  constructor(private readonly client: pg.PoolClient) {}
+
+  async query<Row extends SqlRow = SqlRow>(
+    text: string,
+    params: readonly unknown[] = [],
+    options: QueryOptions = {},
+  ): Promise<QueryResult<Row>> {
+    options.signal?.throwIfAborted();
+    try {
+      const result = await this.client.query<Row>({ text, values: [...params], types: typeParsers });
+      return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
+    } catch (error) {
+      throw translateDatabaseError(error);
+    }
+  }
+
+  async exec(script: string): Promise<void> {
+    try {
+      await this.client.query(script);
+    } catch (error) {
+      throw translateDatabaseError(error);
+    }
+  }
+}
+
+/** node-postgres pool; used whenever DATABASE_URL is set. */
+export class PostgresSql implements Sql {
+  readonly backend = 'postgres' as const;
+  private readonly pool: pg.Pool;
+
+  constructor(options: PostgresSqlOptions) {
+    this.pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.maxConnections ?? 10,
+      application_name: options.applicationName ?? 'agentic-rag',
+    });
+    // An idle client losing its connection must not crash the process; the next query reconnects.
+    this.pool.on('error', () => {});
+  }
+
+  async query<Row extends SqlRow = SqlRow>(
+    text: string,
+    params: readonly unknown[] = [],
+    options: QueryOptions = {},
+  ): Promise<QueryResult<Row>> {
+    options.signal?.throwIfAborted();
+    try {
+      const result = await this.pool.query<Row>({ text, values: [...params], types: typeParsers });
+      return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
+    } catch (error) {
+      throw translateDatabaseError(error);
+    }
+  }
+
+  async exec(script: string): Promise<void> {
+    try {
+      await this.pool.query(script);
+    } catch (error) {
+      throw translateDatabaseError(error);
+    }
+  }
+
+  async transaction<T>(work: (tx: SqlExecutor) => Promise<T>, options: QueryOptions = {}): Promise<T> {
+    options.signal?.throwIfAborted();
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw translateDatabaseError(error);
+    }
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      const result = await work(new PgClientExecutor(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      try {
+        await client.query('ROLLBACK');
+      } catch {
+        broken = true;
+      }
+      throw translateDatabaseError(error);
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

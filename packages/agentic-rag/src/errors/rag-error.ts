@@ -1,0 +1,78 @@
+/**
+ * Error codes are the public contract: clients branch on them, so a code is never renamed or
+ * reused. Add new ones at the end and map them in ERROR_CODE_INFO.
+ */
+export const ErrorCode = {
+  INVALID_INPUT: 'INVALID_INPUT',
+  INVALID_CONFIG: 'INVALID_CONFIG',
+  NOT_FOUND: 'NOT_FOUND',
+  RAG_DISABLED: 'RAG_DISABLED',
+  UNSUPPORTED_FILE_TYPE: 'UNSUPPORTED_FILE_TYPE',
+  FILE_UNREADABLE: 'FILE_UNREADABLE',
+  PARSE_FAILED: 'PARSE_FAILED',
+  EMBEDDER_UNAVAILABLE: 'EMBEDDER_UNAVAILABLE',
+  EMBEDDING_DIMENSION_MISMATCH: 'EMBEDDING_DIMENSION_MISMATCH',
+  STORE_UNAVAILABLE: 'STORE_UNAVAILABLE',
+  MIGRATION_FAILED: 'MIGRATION_FAILED',
+  ABORTED: 'ABORTED',
+  INTERNAL: 'INTERNAL',
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export interface ErrorCodeInfo {
+  /** GraphQL `extensions.code`. */
+  graphql: string;
+  httpStatus: number;
+  /** Whether retrying the same call unchanged may succeed (drives queue retries). */
+  retryable: boolean;
+}
+
+/** Exhaustive on purpose: adding a code without mapping it is a compile error. */
+export const ERROR_CODE_INFO: Record<ErrorCode, ErrorCodeInfo> = {
+  INVALID_INPUT: { graphql: 'BAD_USER_INPUT', httpStatus: 400, retryable: false },
+  INVALID_CONFIG: { graphql: 'INVALID_CONFIG', httpStatus: 500, retryable: false },
+  NOT_FOUND: { graphql: 'NOT_FOUND', httpStatus: 404, retryable: false },
+  RAG_DISABLED: { graphql: 'RAG_DISABLED', httpStatus: 503, retryable: false },
+  UNSUPPORTED_FILE_TYPE: { graphql: 'UNSUPPORTED_FILE_TYPE', httpStatus: 415, retryable: false },
+  FILE_UNREADABLE: { graphql: 'FILE_UNREADABLE', httpStatus: 422, retryable: false },
+  PARSE_FAILED: { graphql: 'PARSE_FAILED', httpStatus: 422, retryable: false },
+  EMBEDDER_UNAVAILABLE: { graphql: 'EMBEDDER_UNAVAILABLE', httpStatus: 503, retryable: true },
+  EMBEDDING_DIMENSION_MISMATCH: { graphql: 'EMBEDDING_DIMENSION_MISMATCH', httpStatus: 500, retryable: false },
+  STORE_UNAVAILABLE: { graphql: 'STORE_UNAVAILABLE', httpStatus: 503, retryable: true },
+  MIGRATION_FAILED: { graphql: 'MIGRATION_FAILED', httpStatus: 500, retryable: false },
+  ABORTED: { graphql: 'ABORTED', httpStatus: 499, retryable: true },
+  INTERNAL: { graphql: 'INTERNAL_SERVER_ERROR', httpStatus: 500, retryable: false },
+};
+
+export interface RagErrorOptions {
+  cause?: unknown;
+  details?: Record<string, unknown>;
+}
+
+export class RagError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, options: RagErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'RagError';
+    this.code = code;
+    this.details = options.details;
+  }
+
+  get retryable(): boolean {
+    return ERROR_CODE_INFO[this.code].retryable;
+  }
+}
+
+export function isRagError(error: unknown): error is RagError {
+  return error instanceof RagError;
+}
+
+/** Wraps anything thrown into a RagError, keeping the original as `cause`. */
+export function toRagError(error: unknown, fallback: ErrorCode = ErrorCode.INTERNAL): RagError {
+  if (isRagError(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new RagError(fallback, message, { cause: error });
+}

@@ -1,0 +1,2 @@
+export { createJsonLogger, silentLogger } from './logger.js';
+export type { JsonLoggerOptions, LogFields, Logger, LogLevel } from './logger.js';
