@@ -1,0 +1,50 @@
+import { existsSync } from 'node:fs';
+import { ErrorCode, isRagError } from '../errors/index.js';
+import { loadConfig, type Config } from '../config/index.js';
+import { createJsonLogger, silentLogger, type Logger, type LogLevel } from '../telemetry/index.js';
+
+/** Exit codes shared by every command. */
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+/** A .env in the working directory fills variables the environment does not already set. */
+export function loadDotEnv(): void {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+}
+
+export function cliConfig(): Config {
+  loadDotEnv();
+  return loadConfig(process.env);
+}
+
+/** Logs go to stderr as JSON lines, so stdout stays clean for `--json` output. */
+export function cliLogger(config: Config, quiet: boolean): Logger {
+  if (quiet) return silentLogger;
+  // A CLI's own output is the summary; keep library logs to warnings unless asked.
+  const level: LogLevel = process.env.LOG_LEVEL ? config.LOG_LEVEL : 'warn';
+  return createJsonLogger({ level, write: (line) => process.stderr.write(line) });
+}
+
+/** Runs a command's main function and turns any error into one line and an exit code. */
+export function runCli(main: () => Promise<number>): void {
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      if (isRagError(error)) {
+        process.stderr.write(`error [${error.code}]: ${error.message}\n`);
+        process.exitCode = error.code === ErrorCode.INVALID_CONFIG || error.code === ErrorCode.INVALID_INPUT ? EXIT.usage : EXIT.failed;
+      } else if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+        process.stderr.write(`error [INVALID_INPUT]: ${(error as Error).message} (see --help)\n`);
+        process.exitCode = EXIT.usage;
+      } else {
+        process.stderr.write(`error [INTERNAL]: ${(error as Error).message ?? String(error)}\n`);
+        process.exitCode = EXIT.failed;
+      }
+    },
+  );
+}
+
+export function formatNumber(value: number, digits = 0): string {
+  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}

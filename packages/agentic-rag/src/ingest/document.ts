@@ -1,0 +1,39 @@
+/** What a source file is, as far as loading and chunking are concerned. */
+export type SourceKind = 'markdown' | 'text' | 'html' | 'json-record' | 'yaml';
+
+export type BlockType = 'heading' | 'paragraph' | 'code' | 'math' | 'table' | 'list';
+
+/**
+ * A structural unit of a document's text, as character offsets into `LoadedDocument.text`.
+ * The chunker packs blocks; it cuts inside one only when the block alone exceeds the budget.
+ */
+export interface Block {
+  type: BlockType;
+  start: number;
+  end: number;
+  /** Headings only: 1 for `#`, 2 for `##`, ... */
+  level?: number;
+  /** Headings only: the heading's text without markup. */
+  title?: string;
+}
+
+export interface LoadedDocument {
+  /** Identity within a workspace: relative file path, plus `#<id>` for records in a file. */
+  sourcePath: string;
+  /** The relative path of the file it came from. */
+  sourceFile: string;
+  kind: SourceKind;
+  title: string | null;
+  url: string | null;
+  /** Normalised text (LF line ends, no BOM); chunk offsets index into it. */
+  text: string;
+  blocks: Block[];
+  metadata: Record<string, unknown>;
+}
+
+/** A file that produced no documents, with the reason. */
+export interface LoadFailure {
+  sourcePath: string;
+  code: string;
+  message: string;
+}

@@ -1,0 +1,18 @@
+export type { Block, BlockType, LoadedDocument, LoadFailure, SourceKind } from './document.js';
+export { chunkText } from './chunker.js';
+export type { Chunk, ChunkerOptions, ChunkMetadata } from './chunker.js';
+export { cl100kTokenizer } from './tokenizer.js';
+export type { Tokenizer } from './tokenizer.js';
+export { contentHash, pipelineFingerprint, stableChunkId } from './content-hash.js';
+export { discoverFiles } from './discover.js';
+export type { DiscoveredFile } from './discover.js';
+export { IngestPipeline } from './pipeline.js';
+export type {
+  DocumentOutcome,
+  IngestFailure,
+  IngestPipelineOptions,
+  IngestProgress,
+  IngestSourcesOptions,
+  IngestSummary,
+} from './pipeline.js';
+export * from './loaders/index.js';

@@ -1,0 +1,146 @@
+import { parseDocument } from 'htmlparser2';
+import type { ChildNode, Element } from 'domhandler';
+import type { Loader } from './loader.js';
+import { markdownDocument } from './markdown.js';
+
+/** Never content: code that runs, styling, and site chrome repeated on every page. */
+const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'nav', 'footer', 'head', 'button', 'form']);
+const BLOCK = new Set([
+  'p', 'div', 'section', 'article', 'main', 'header', 'aside', 'blockquote', 'figure', 'figcaption',
+  'dl', 'dt', 'dd', 'address', 'details', 'summary', 'hr',
+]);
+
+/**
+ * HTML becomes Markdown-shaped text (headings as `#`, `<pre>` as fences, tables as pipe rows,
+ * list items as `-`) and then goes through the Markdown path, so both share one block model and
+ * one chunker. Scripts, styles and navigation are dropped.
+ */
+export const loadHtml: Loader = (input) => {
+  const dom = parseDocument(input.text, { decodeEntities: true, lowerCaseTags: true });
+  const titleElement = findFirst(dom.children, (element) => element.name === 'title');
+  const canonical = findFirst(
+    dom.children,
+    (element) =>
+      (element.name === 'link' && element.attribs.rel === 'canonical') ||
+      (element.name === 'meta' && element.attribs.property === 'og:url'),
+  );
+  const out: string[] = [];
+  renderChildren(dom.children, out);
+  const text = out.join('').replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim() + '\n';
+  const htmlTitle = titleElement ? collapse(textOf(titleElement)) : '';
+  const url = canonical ? (canonical.attribs.href ?? canonical.attribs.content ?? null) : null;
+  const document = markdownDocument({ sourcePath: input.sourcePath, text }, { kind: 'html', url });
+  if (htmlTitle) document.title = htmlTitle;
+  return { documents: [document], failures: [] };
+};
+
+function renderChildren(nodes: ChildNode[], out: string[]): void {
+  for (const node of nodes) render(node, out);
+}
+
+function render(node: ChildNode, out: string[]): void {
+  if (node.type === 'text') {
+    out.push(node.data.replace(/\s+/g, ' '));
+    return;
+  }
+  if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style') {
+    if ('children' in node) renderChildren(node.children as ChildNode[], out);
+    return;
+  }
+  const element = node as Element;
+  const name = element.name;
+  if (SKIPPED.has(name) || element.attribs.hidden !== undefined || element.attribs['aria-hidden'] === 'true') return;
+
+  const heading = /^h([1-6])$/.exec(name);
+  if (heading) {
+    out.push(`\n\n${'#'.repeat(Number(heading[1]))} ${collapse(textOf(element))}\n\n`);
+  } else if (name === 'pre') {
+    const code = findFirst(element.children, (child) => child.name === 'code');
+    const language = /(?:language|lang)-([\w+#-]+)/.exec(code?.attribs.class ?? element.attribs.class ?? '')?.[1] ?? '';
+    const body = rawText(element).replace(/^\n/, '').replace(/\s+$/, '');
+    out.push(`\n\n\`\`\`${language}\n${body}\n\`\`\`\n\n`);
+  } else if (name === 'br') {
+    out.push('\n');
+  } else if (name === 'li') {
+    const ordered = element.parent && (element.parent as Element).name === 'ol';
+    out.push(`\n${ordered ? '1.' : '-'} `);
+    const inner: string[] = [];
+    renderChildren(element.children, inner);
+    out.push(inner.join('').replace(/\s*\n\s*/g, ' ').trim());
+    out.push('\n');
+  } else if (name === 'ul' || name === 'ol') {
+    out.push('\n\n');
+    renderChildren(element.children, out);
+    out.push('\n\n');
+  } else if (name === 'table') {
+    out.push(`\n\n${renderTable(element)}\n\n`);
+  } else if (name === 'code') {
+    out.push(`\`${textOf(element)}\``);
+  } else if (BLOCK.has(name)) {
+    out.push('\n\n');
+    renderChildren(element.children, out);
+    out.push('\n\n');
+  } else {
+    renderChildren(element.children, out);
+  }
+}
+
+function renderTable(table: Element): string {
+  const rows: string[][] = [];
+  let headerRows = 0;
+  walk(table, (element) => {
+    if (element.name !== 'tr') return true;
+    const cells = element.children
+      .filter((child): child is Element => child.type === 'tag' && (child.name === 'td' || child.name === 'th'))
+      .map((cell) => collapse(textOf(cell)).replace(/\|/g, '\\|'));
+    if (rows.length === headerRows && element.children.some((child) => child.type === 'tag' && child.name === 'th')) headerRows++;
+    rows.push(cells);
+    return false;
+  });
+  if (rows.length === 0) return '';
+  const width = Math.max(...rows.map((row) => row.length));
+  const line = (cells: string[]) => `| ${Array.from({ length: width }, (_, index) => cells[index] ?? '').join(' | ')} |`;
+  const lines = rows.map(line);
+  lines.splice(Math.max(headerRows, 1), 0, `|${' --- |'.repeat(width)}`);
+  return lines.join('\n');
+}
+
+function walk(element: Element, visit: (element: Element) => boolean): void {
+  for (const child of element.children) {
+    if (child.type !== 'tag') continue;
+    if (visit(child)) walk(child, visit);
+  }
+}
+
+function findFirst(nodes: ChildNode[], match: (element: Element) => boolean): Element | undefined {
+  for (const node of nodes) {
+    if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style' && node.type !== 'root') {
+      continue;
+    }
+    const element = node as Element;
+    if (match(element)) return element;
+    const found = findFirst(element.children, match);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function textOf(node: ChildNode): string {
+  if (node.type === 'text') return node.data;
+  if (node.type === 'tag') {
+    if (SKIPPED.has(node.name) && node.name !== 'head') return '';
+    return node.children.map(textOf).join(node.name === 'br' ? '\n' : '');
+  }
+  return '';
+}
+
+/** Text of a <pre> exactly as written: whitespace is meaning there. */
+function rawText(node: ChildNode): string {
+  if (node.type === 'text') return node.data;
+  if (node.type === 'tag') return node.name === 'br' ? '\n' : node.children.map(rawText).join('');
+  return '';
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

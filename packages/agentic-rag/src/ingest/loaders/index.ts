@@ -1,0 +1,32 @@
+import { loadHtml } from './html.js';
+import { loadJsonRecords } from './json-records.js';
+import type { Loader } from './loader.js';
+import { loadMarkdown } from './markdown.js';
+import { loadPlainText } from './plain-text.js';
+import { loadYaml } from './yaml.js';
+
+export type { Loader, LoaderInput, LoadResult } from './loader.js';
+export { parseMarkdownBlocks, stripInlineMarkup } from './markdown-blocks.js';
+export { normalizeText, looksBinary } from './normalize.js';
+export { loadHtml, loadJsonRecords, loadMarkdown, loadPlainText, loadYaml };
+
+/** File extension (lower case, with the dot) to loader. Anything else is UNSUPPORTED_FILE_TYPE. */
+export const LOADERS: Readonly<Record<string, Loader>> = {
+  '.md': loadMarkdown,
+  '.markdown': loadMarkdown,
+  '.mdx': loadMarkdown,
+  '.txt': loadPlainText,
+  '.text': loadPlainText,
+  '.html': loadHtml,
+  '.htm': loadHtml,
+  '.json': loadJsonRecords,
+  '.jsonl': loadJsonRecords,
+  '.ndjson': loadJsonRecords,
+  '.yaml': loadYaml,
+  '.yml': loadYaml,
+};
+
+export function loaderFor(sourcePath: string): Loader | undefined {
+  const dot = sourcePath.lastIndexOf('.');
+  return dot === -1 ? undefined : LOADERS[sourcePath.slice(dot).toLowerCase()];
+}

@@ -1,0 +1,306 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { ErrorCode, RagError, toRagError } from '../errors/index.js';
+import type { Embedder } from '../embed/index.js';
+import type { CorpusStore, WriteStatus } from '../store/index.js';
+import { silentLogger, type Logger } from '../telemetry/index.js';
+import { chunkText } from './chunker.js';
+import { contentHash, pipelineFingerprint, stableChunkId } from './content-hash.js';
+import { discoverFiles, type DiscoveredFile } from './discover.js';
+import type { LoadedDocument, LoadFailure } from './document.js';
+import { LOADERS, loaderFor, looksBinary, normalizeText, type LoadResult } from './loaders/index.js';
+import { cl100kTokenizer, type Tokenizer } from './tokenizer.js';
+
+export interface IngestPipelineOptions {
+  store: CorpusStore;
+  embedder: Embedder;
+  maxTokens: number;
+  overlapTokens: number;
+  tokenizer?: Tokenizer;
+  logger?: Logger;
+  /** Documents in flight at once; embedding over HTTP benefits, PGlite serialises writes anyway. */
+  concurrency?: number;
+}
+
+export interface IngestSourcesOptions {
+  workspaceId: string;
+  /** Directories (or single files) to ingest. */
+  sources: readonly string[];
+  /** Remove documents previously ingested from the same directory whose files are gone. */
+  prune?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (progress: IngestProgress) => void;
+}
+
+export interface IngestProgress {
+  filesTotal: number;
+  filesDone: number;
+  currentFile: string;
+  chunks: number;
+}
+
+export interface IngestFailure {
+  sourcePath: string;
+  code: string;
+  message: string;
+}
+
+export interface IngestSummary {
+  workspaceId: string;
+  files: number;
+  documents: { added: number; updated: number; unchanged: number; removed: number; failed: number };
+  /** Chunks written (added or replaced) by this run. */
+  chunks: number;
+  /** Tokens in the chunks written by this run. */
+  tokens: number;
+  seconds: number;
+  chunksPerSecond: number;
+  corpusVersion: number;
+  failures: IngestFailure[];
+}
+
+export interface DocumentOutcome {
+  status: WriteStatus;
+  chunks: number;
+  tokens: number;
+  corpusVersion: number;
+}
+
+/** Bumped when chunking changes in a way that should re-chunk stored documents. */
+const CHUNKER_VERSION = 1;
+
+/**
+ * Files → loaders → chunker → embedder → store. A document whose content hash and pipeline
+ * fingerprint match what is stored is skipped before any chunking or embedding; a changed one is
+ * replaced in one transaction. One bad file is reported and the rest still ingest.
+ */
+export class IngestPipeline {
+  private readonly tokenizer: Tokenizer;
+  private readonly logger: Logger;
+  private readonly fingerprint: string;
+
+  constructor(private readonly options: IngestPipelineOptions) {
+    this.tokenizer = options.tokenizer ?? cl100kTokenizer();
+    this.logger = options.logger ?? silentLogger;
+    this.fingerprint = pipelineFingerprint({
+      chunker: CHUNKER_VERSION,
+      tokenizer: this.tokenizer.name,
+      maxTokens: options.maxTokens,
+      overlapTokens: options.overlapTokens,
+      embedder: options.embedder.modelId,
+      dimensions: options.embedder.dimensions,
+    });
+  }
+
+  async ingestSources(options: IngestSourcesOptions): Promise<IngestSummary> {
+    const started = performance.now();
+    const summary: IngestSummary = {
+      workspaceId: options.workspaceId,
+      files: 0,
+      documents: { added: 0, updated: 0, unchanged: 0, removed: 0, failed: 0 },
+      chunks: 0,
+      tokens: 0,
+      seconds: 0,
+      chunksPerSecond: 0,
+      corpusVersion: 0,
+      failures: [],
+    };
+    const fail = (failure: IngestFailure) => {
+      summary.failures.push(failure);
+      summary.documents.failed++;
+      this.logger.warn('ingest failure', { event: 'ingest-failed', ...failure });
+    };
+
+    const roots: Array<{ root: string; files: DiscoveredFile[] }> = [];
+    for (const source of options.sources) {
+      const resolved = path.resolve(source);
+      const info = await stat(resolved).catch(() => null);
+      if (!info) {
+        fail({ sourcePath: source, code: ErrorCode.NOT_FOUND, message: `source ${source} does not exist` });
+        continue;
+      }
+      if (info.isDirectory()) roots.push({ root: resolved, files: await discoverFiles(resolved) });
+      else
+        roots.push({
+          root: path.dirname(resolved),
+          files: [{ absolutePath: resolved, relativePath: path.basename(resolved) }],
+        });
+    }
+
+    const filesTotal = roots.reduce((total, entry) => total + entry.files.length, 0);
+    let filesDone = 0;
+    this.logger.info('ingest start', { event: 'ingest-start', workspaceId: options.workspaceId, files: filesTotal });
+
+    for (const { root, files } of roots) {
+      const produced = new Set<string>();
+      const failedFiles = new Set<string>();
+      await runPool(files, this.options.concurrency ?? 4, async (file) => {
+        options.signal?.throwIfAborted();
+        const loaded = await loadFile(file);
+        for (const failure of loaded.failures) {
+          fail(failure);
+          failedFiles.add(file.relativePath);
+        }
+        for (const document of loaded.documents) {
+          produced.add(document.sourcePath);
+          try {
+            const outcome = await this.ingestDocument(options.workspaceId, root, document, options.signal);
+            summary.documents[outcome.status]++;
+            summary.chunks += outcome.chunks;
+            summary.tokens += outcome.tokens;
+          } catch (error) {
+            const ragError = toRagError(error);
+            if (ragError.code === ErrorCode.ABORTED || options.signal?.aborted) throw ragError;
+            // A dead store or embedder fails every document the same way: stop instead of
+            // reporting the same error for each of them.
+            if (ragError.code === ErrorCode.STORE_UNAVAILABLE || ragError.code === ErrorCode.EMBEDDING_DIMENSION_MISMATCH) {
+              throw ragError;
+            }
+            fail({ sourcePath: document.sourcePath, code: ragError.code, message: ragError.message });
+            failedFiles.add(file.relativePath);
+          }
+        }
+        summary.files++;
+        filesDone++;
+        options.onProgress?.({ filesTotal, filesDone, currentFile: file.relativePath, chunks: summary.chunks });
+      });
+
+      if (options.prune) {
+        const stored = await this.options.store.listDocuments(options.workspaceId, root);
+        const gone = stored
+          .filter((document) => !produced.has(document.sourcePath) && !failedFiles.has(document.sourceFile))
+          .map((document) => document.sourcePath);
+        summary.documents.removed += await this.options.store.deleteDocuments(options.workspaceId, gone);
+      }
+    }
+
+    const stats = await this.options.store.stats(options.workspaceId);
+    summary.corpusVersion = stats.corpusVersion;
+    summary.seconds = (performance.now() - started) / 1000;
+    summary.chunksPerSecond = summary.seconds > 0 ? summary.chunks / summary.seconds : 0;
+    this.logger.info('ingest done', { event: 'ingest-done', ...summary, failures: summary.failures.length });
+    return summary;
+  }
+
+  /** Chunks, embeds and stores one loaded document, unless it is already stored unchanged. */
+  async ingestDocument(
+    workspaceId: string,
+    sourceRoot: string,
+    document: LoadedDocument,
+    signal?: AbortSignal,
+  ): Promise<DocumentOutcome> {
+    const { store, embedder } = this.options;
+    const hash = contentHash(document);
+    const state = await store.documentState(workspaceId, document.sourcePath);
+    if (state && state.contentHash === hash && state.pipelineFingerprint === this.fingerprint) {
+      return { status: 'unchanged', chunks: 0, tokens: 0, corpusVersion: 0 };
+    }
+
+    const chunks = chunkText(document.text, document.blocks, {
+      tokenizer: this.tokenizer,
+      maxTokens: this.options.maxTokens,
+      overlapTokens: this.options.overlapTokens,
+    });
+    if (chunks.length === 0) {
+      throw new RagError(ErrorCode.INVALID_INPUT, `${document.sourcePath} has no text to index`);
+    }
+    // The title and heading trail go into what is embedded (not into the stored text): a chunk
+    // that says "returns 404" should still be found by a question about its endpoint.
+    const { embeddings } = await embedder.embed({
+      texts: chunks.map((chunk) => [document.title ?? '', chunk.sectionPath.join(' > '), chunk.text].filter(Boolean).join('\n')),
+      purpose: 'document',
+      ...(signal ? { signal } : {}),
+    });
+    const tokens = chunks.reduce((total, chunk) => total + chunk.tokenCount, 0);
+    const result = await store.writeDocument(
+      {
+        workspaceId,
+        sourcePath: document.sourcePath,
+        sourceFile: document.sourceFile,
+        sourceRoot,
+        kind: document.kind,
+        title: document.title,
+        url: document.url,
+        content: document.text,
+        contentHash: hash,
+        pipelineFingerprint: this.fingerprint,
+        tokenCount: this.tokenizer.count(document.text),
+        metadata: document.metadata,
+        embeddingModel: embedder.modelId,
+        embeddingDimensions: embedder.dimensions,
+        chunks: chunks.map((chunk, index) => ({
+          chunkId: stableChunkId(workspaceId, document.sourcePath, chunk.index, chunk.text),
+          index: chunk.index,
+          text: chunk.text,
+          tokenCount: chunk.tokenCount,
+          start: chunk.start,
+          end: chunk.end,
+          sectionPath: chunk.sectionPath,
+          metadata: { block_types: chunk.metadata.blockTypes, ...(chunk.metadata.splitAtomicBlock ? { split_atomic_block: true } : {}) },
+          embedding: embeddings[index]!,
+        })),
+      },
+      signal,
+    );
+    this.logger.debug('document ingested', {
+      event: 'document-ingested',
+      workspaceId,
+      sourcePath: document.sourcePath,
+      status: result.status,
+      chunks: chunks.length,
+    });
+    const written = result.status !== 'unchanged';
+    return {
+      status: result.status,
+      chunks: written ? chunks.length : 0,
+      tokens: written ? tokens : 0,
+      corpusVersion: result.corpusVersion,
+    };
+  }
+}
+
+async function loadFile(file: DiscoveredFile): Promise<LoadResult> {
+  const failure = (code: string, message: string): LoadResult => ({
+    documents: [],
+    failures: [{ sourcePath: file.relativePath, code, message } satisfies LoadFailure],
+  });
+  const loader = loaderFor(file.relativePath);
+  if (!loader) {
+    return failure(
+      ErrorCode.UNSUPPORTED_FILE_TYPE,
+      `unsupported file type "${path.extname(file.relativePath) || '(none)'}" (supported: ${Object.keys(LOADERS).join(' ')})`,
+    );
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file.absolutePath);
+  } catch (error) {
+    return failure(ErrorCode.FILE_UNREADABLE, `cannot read file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  if (looksBinary(bytes)) return failure(ErrorCode.UNSUPPORTED_FILE_TYPE, 'binary content in a text file type');
+  try {
+    return loader({ sourcePath: file.relativePath, text: normalizeText(bytes.toString('utf8')) });
+  } catch (error) {
+    return failure(ErrorCode.PARSE_FAILED, `cannot parse: ${(error as Error).message}`);
+  }
+}
+
+/** Runs `work` over items with bounded concurrency; the first error stops every lane. */
+async function runPool<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const lanes = Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, async () => {
+    while (!failed && next < items.length) {
+      const item = items[next++]!;
+      try {
+        await work(item);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  });
+  const results = await Promise.allSettled(lanes);
+  const rejected = results.find((result) => result.status === 'rejected');
+  if (rejected) throw (rejected as PromiseRejectedResult).reason;
+}

@@ -1,0 +1,2 @@
+export { search } from './search.js';
+export type { ChannelScore, SearchHit, SearchOptions } from './search.js';

@@ -1,0 +1,57 @@
+import type { Config } from '../config/index.js';
+import { migrate, openSql, type Sql } from '../db/index.js';
+import { createEmbedder, type Embedder } from '../embed/index.js';
+import { IngestPipeline } from '../ingest/index.js';
+import { CorpusStore } from '../store/index.js';
+import { silentLogger, type Logger } from '../telemetry/index.js';
+
+/** Everything a process (API, worker, CLI) needs, wired once from the config. */
+export interface RagRuntime {
+  config: Config;
+  logger: Logger;
+  sql: Sql;
+  embedder: Embedder;
+  store: CorpusStore;
+  pipeline: IngestPipeline;
+  close(): Promise<void>;
+}
+
+export interface CreateRuntimeOptions {
+  config: Config;
+  logger?: Logger;
+  /** Use this database instead of opening one from the config (tests, benchmarks). */
+  sql?: Sql;
+  embedder?: Embedder;
+}
+
+/** Opens the database, applies pending migrations and checks the embedder fits the schema. */
+export async function createRuntime(options: CreateRuntimeOptions): Promise<RagRuntime> {
+  const { config } = options;
+  const logger = options.logger ?? silentLogger;
+  const sql = options.sql ?? (await openSql(config));
+  try {
+    await migrate(sql, { logger });
+    const embedder = options.embedder ?? createEmbedder(config, logger);
+    const store = new CorpusStore(sql);
+    await store.assertEmbeddingDimensions(embedder.modelId, embedder.dimensions);
+    const pipeline = new IngestPipeline({
+      store,
+      embedder,
+      maxTokens: config.CHUNK_MAX_TOKENS,
+      overlapTokens: config.CHUNK_OVERLAP_TOKENS,
+      logger,
+    });
+    return {
+      config,
+      logger,
+      sql,
+      embedder,
+      store,
+      pipeline,
+      close: () => (options.sql ? Promise.resolve() : sql.close()),
+    };
+  } catch (error) {
+    if (!options.sql) await sql.close();
+    throw error;
+  }
+}

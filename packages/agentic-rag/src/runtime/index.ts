@@ -1,0 +1,2 @@
+export { createRuntime } from './create-runtime.js';
+export type { CreateRuntimeOptions, RagRuntime } from './create-runtime.js';

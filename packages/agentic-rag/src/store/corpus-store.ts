@@ -1,0 +1,239 @@
+import { ErrorCode, RagError } from '../errors/index.js';
+import { loadSqlFile, type Sql, type SqlExecutor } from '../db/index.js';
+
+const UPSERT_DOCUMENT = loadSqlFile(new URL('./sql/upsert-document.sql', import.meta.url));
+const INSERT_CHUNKS = loadSqlFile(new URL('./sql/insert-chunks.sql', import.meta.url));
+
+export interface DocumentState {
+  contentHash: string;
+  pipelineFingerprint: string;
+}
+
+export interface StoredChunkInput {
+  chunkId: string;
+  index: number;
+  text: string;
+  tokenCount: number;
+  start: number;
+  end: number;
+  sectionPath: string[];
+  metadata: Record<string, unknown>;
+  embedding: readonly number[];
+}
+
+export interface WriteDocumentInput {
+  workspaceId: string;
+  sourcePath: string;
+  sourceFile: string;
+  sourceRoot: string;
+  kind: string;
+  title: string | null;
+  url: string | null;
+  content: string;
+  contentHash: string;
+  pipelineFingerprint: string;
+  tokenCount: number;
+  metadata: Record<string, unknown>;
+  embeddingModel: string;
+  embeddingDimensions: number;
+  chunks: readonly StoredChunkInput[];
+}
+
+export type WriteStatus = 'added' | 'updated' | 'unchanged';
+
+export interface WriteDocumentResult {
+  status: WriteStatus;
+  documentId: number | null;
+  corpusVersion: number;
+}
+
+export interface StoredDocumentRef {
+  id: number;
+  sourcePath: string;
+  sourceFile: string;
+}
+
+export interface CorpusStats {
+  workspaceId: string;
+  corpusVersion: number;
+  documents: number;
+  chunks: number;
+  tokens: number;
+}
+
+/** Keeps the section trail in one text column, which the generated tsvector can index. */
+export const SECTION_SEPARATOR = ' > ';
+
+/**
+ * Documents and chunks of a workspace. Every change to a document happens in one transaction:
+ * its row, all of its chunks and the workspace's corpus version move together or not at all.
+ */
+export class CorpusStore {
+  private columnDimensions: Promise<number | null> | undefined;
+
+  constructor(private readonly sql: Sql) {}
+
+  /** The fixed dimension of rag_chunks.embedding (set by migration), or null if unconstrained. */
+  embeddingColumnDimensions(): Promise<number | null> {
+    this.columnDimensions ??= this.sql
+      .query<{ dimensions: number }>(
+        `SELECT atttypmod AS dimensions FROM pg_attribute
+         WHERE attrelid = 'rag_chunks'::regclass AND attname = 'embedding'`,
+      )
+      .then((result) => {
+        const dimensions = result.rows[0]?.dimensions;
+        return dimensions !== undefined && dimensions > 0 ? dimensions : null;
+      });
+    return this.columnDimensions;
+  }
+
+  /**
+   * An embedder that produces another size than the column would fail on the first insert with
+   * an opaque pgvector error; this says what to do instead.
+   */
+  async assertEmbeddingDimensions(modelId: string, dimensions: number): Promise<void> {
+    const column = await this.embeddingColumnDimensions();
+    if (column !== null && column !== dimensions) {
+      throw new RagError(
+        ErrorCode.EMBEDDING_DIMENSION_MISMATCH,
+        `embedder ${modelId} produces ${dimensions}-dimensional vectors but rag_chunks.embedding is vector(${column}); ` +
+          `set RAG_EMBEDDING_DIMENSIONS=${column} (with a model that supports it) or add a migration that changes the column`,
+        { details: { column, embedder: dimensions } },
+      );
+    }
+  }
+
+  async documentState(workspaceId: string, sourcePath: string): Promise<DocumentState | null> {
+    const result = await this.sql.query<{ content_hash: string; pipeline_fingerprint: string }>(
+      'SELECT content_hash, pipeline_fingerprint FROM rag_documents WHERE workspace_id = $1 AND source_path = $2',
+      [workspaceId, sourcePath],
+    );
+    const row = result.rows[0];
+    return row ? { contentHash: row.content_hash, pipelineFingerprint: row.pipeline_fingerprint } : null;
+  }
+
+  async writeDocument(input: WriteDocumentInput, signal?: AbortSignal): Promise<WriteDocumentResult> {
+    await this.assertEmbeddingDimensions(input.embeddingModel, input.embeddingDimensions);
+    for (const chunk of input.chunks) {
+      if (chunk.embedding.length !== input.embeddingDimensions) {
+        throw new RagError(
+          ErrorCode.EMBEDDING_DIMENSION_MISMATCH,
+          `chunk ${chunk.index} of ${input.sourcePath} has a ${chunk.embedding.length}-dimensional embedding, expected ${input.embeddingDimensions}`,
+        );
+      }
+    }
+    return this.sql.transaction(async (tx) => {
+      await ensureWorkspace(tx, input.workspaceId);
+      const upserted = await tx.query<{ id: number; inserted: boolean }>(UPSERT_DOCUMENT, [
+        input.workspaceId,
+        input.sourcePath,
+        input.sourceFile,
+        input.sourceRoot,
+        input.kind,
+        input.title,
+        input.url,
+        input.content,
+        input.contentHash,
+        input.pipelineFingerprint,
+        input.tokenCount,
+        JSON.stringify(input.metadata),
+      ]);
+      const row = upserted.rows[0];
+      if (!row) {
+        return { status: 'unchanged', documentId: null, corpusVersion: await currentVersion(tx, input.workspaceId) };
+      }
+      if (!row.inserted) await tx.query('DELETE FROM rag_chunks WHERE document_id = $1', [row.id]);
+      if (input.chunks.length > 0) {
+        await tx.query(INSERT_CHUNKS, [
+          row.id,
+          input.workspaceId,
+          input.embeddingModel,
+          input.embeddingDimensions,
+          input.chunks.map((chunk) => chunk.chunkId),
+          input.chunks.map((chunk) => chunk.index),
+          input.chunks.map((chunk) => chunk.text),
+          input.chunks.map((chunk) => chunk.tokenCount),
+          input.chunks.map((chunk) => chunk.start),
+          input.chunks.map((chunk) => chunk.end),
+          input.chunks.map((chunk) => chunk.sectionPath.join(SECTION_SEPARATOR)),
+          input.chunks.map((chunk) => JSON.stringify(chunk.metadata)),
+          input.chunks.map((chunk) => vectorLiteral(chunk.embedding)),
+        ]);
+      }
+      const corpusVersion = await bumpVersion(tx, input.workspaceId);
+      await tx.query('UPDATE rag_documents SET corpus_version = $2 WHERE id = $1', [row.id, corpusVersion]);
+      return { status: row.inserted ? 'added' : 'updated', documentId: row.id, corpusVersion };
+    }, signal ? { signal } : {});
+  }
+
+  /** Deletes documents (their chunks and graph facts cascade) and bumps the version once. */
+  async deleteDocuments(workspaceId: string, sourcePaths: readonly string[]): Promise<number> {
+    if (sourcePaths.length === 0) return 0;
+    return this.sql.transaction(async (tx) => {
+      const deleted = await tx.query(
+        'DELETE FROM rag_documents WHERE workspace_id = $1 AND source_path = ANY($2::text[]) RETURNING id',
+        [workspaceId, [...sourcePaths]],
+      );
+      if (deleted.rowCount > 0) await bumpVersion(tx, workspaceId);
+      return deleted.rowCount;
+    });
+  }
+
+  async listDocuments(workspaceId: string, sourceRoot?: string): Promise<StoredDocumentRef[]> {
+    const result = await this.sql.query<{ id: number; source_path: string; source_file: string }>(
+      `SELECT id, source_path, source_file FROM rag_documents
+       WHERE workspace_id = $1 AND ($2::text IS NULL OR source_root = $2)
+       ORDER BY source_path`,
+      [workspaceId, sourceRoot ?? null],
+    );
+    return result.rows.map((row) => ({ id: row.id, sourcePath: row.source_path, sourceFile: row.source_file }));
+  }
+
+  async stats(workspaceId: string): Promise<CorpusStats> {
+    const result = await this.sql.query<{ corpus_version: number | null; documents: number; chunks: number; tokens: number }>(
+      `SELECT (SELECT corpus_version FROM rag_workspaces WHERE id = $1) AS corpus_version,
+              (SELECT count(*) FROM rag_documents WHERE workspace_id = $1) AS documents,
+              (SELECT count(*) FROM rag_chunks WHERE workspace_id = $1) AS chunks,
+              (SELECT coalesce(sum(token_count), 0) FROM rag_chunks WHERE workspace_id = $1) AS tokens`,
+      [workspaceId],
+    );
+    const row = result.rows[0]!;
+    return {
+      workspaceId,
+      corpusVersion: row.corpus_version ?? 0,
+      documents: row.documents,
+      chunks: row.chunks,
+      tokens: row.tokens,
+    };
+  }
+}
+
+async function ensureWorkspace(tx: SqlExecutor, workspaceId: string): Promise<void> {
+  await tx.query('INSERT INTO rag_workspaces (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [workspaceId]);
+}
+
+async function bumpVersion(tx: SqlExecutor, workspaceId: string): Promise<number> {
+  const result = await tx.query<{ corpus_version: number }>(
+    'UPDATE rag_workspaces SET corpus_version = corpus_version + 1, updated_at = now() WHERE id = $1 RETURNING corpus_version',
+    [workspaceId],
+  );
+  return result.rows[0]!.corpus_version;
+}
+
+async function currentVersion(tx: SqlExecutor, workspaceId: string): Promise<number> {
+  const result = await tx.query<{ corpus_version: number }>('SELECT corpus_version FROM rag_workspaces WHERE id = $1', [
+    workspaceId,
+  ]);
+  return result.rows[0]?.corpus_version ?? 0;
+}
+
+/** pgvector's text form. Eight significant digits is more than float4 keeps. */
+export function vectorLiteral(vector: readonly number[]): string {
+  let out = '[';
+  for (let index = 0; index < vector.length; index++) {
+    if (index > 0) out += ',';
+    const digits = Math.fround(vector[index]!).toPrecision(8);
+    out += digits.includes('.') ? digits.replace(/0+(?=e|$)/, '').replace(/\.(?=e|$)/, '') : digits;
+  }
+  return `${out}]`;
+}

@@ -1,0 +1,10 @@
+export { CorpusStore, SECTION_SEPARATOR, vectorLiteral } from './corpus-store.js';
+export type {
+  CorpusStats,
+  DocumentState,
+  StoredChunkInput,
+  StoredDocumentRef,
+  WriteDocumentInput,
+  WriteDocumentResult,
+  WriteStatus,
+} from './corpus-store.js';
