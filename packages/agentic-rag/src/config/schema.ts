@@ -63,6 +63,7 @@ export const configSchema = z.object({
     .default('demo')
     .describe('a workspace id: letters, digits, _ . - (max 64)'),
   AGENTIC_RAG_CORPUS_DIR: text('./simulated_ingestion'),
+  AGENTIC_RAG_INGEST_ON_START: bool(true),
   AGENTIC_RAG_TOPK: int(8, 1, 50),
   AGENTIC_RAG_USE_HYDE: bool(false),
   AGENTIC_RAG_USE_TOOLS: bool(true),
@@ -94,6 +95,7 @@ export const configSchema = z.object({
   RAG_EMBEDDER_BATCH_SIZE: int(64, 1, 2048),
   RAG_EMBEDDER_TIMEOUT_MS: int(30_000, 100, 600_000),
   RAG_EMBEDDER_MAX_RETRIES: int(4, 0, 10),
+  RAG_EMBEDDER_SEND_DIMENSIONS: bool(false),
 
   RAG_LLM: z.enum(['offline', 'openai']).default('offline').describe('one of offline, openai'),
   RAG_LLM_BASE_URL: url(['http', 'https']),

@@ -15,6 +15,7 @@ export function createEmbedder(config: Config, logger?: Logger): Embedder {
       batchSize: config.RAG_EMBEDDER_BATCH_SIZE,
       timeoutMs: config.RAG_EMBEDDER_TIMEOUT_MS,
       maxRetries: config.RAG_EMBEDDER_MAX_RETRIES,
+      sendDimensions: config.RAG_EMBEDDER_SEND_DIMENSIONS,
       ...(logger ? { logger } : {}),
     });
   }

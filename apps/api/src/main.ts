@@ -1,0 +1,75 @@
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import {
+  createJsonLogger,
+  createRuntime,
+  isRagError,
+  loadConfig,
+  redactConfig,
+  search,
+  type Config,
+  type Logger,
+} from '@agentic-rag/core';
+import { createApi } from './server.js';
+
+async function main(): Promise<void> {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    process.stderr.write(`${isRagError(error) ? error.message : String(error)}\n`);
+    process.exit(2);
+  }
+  const logger = createJsonLogger({ level: config.LOG_LEVEL, write: (line) => process.stdout.write(line) });
+  logger.info('starting', { event: 'api-starting', config: redactConfig(config) });
+
+  const runtime = await createRuntime({ config, logger });
+  const { server, state } = createApi(runtime);
+  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+  const { port } = server.address() as AddressInfo;
+  logger.info(`listening on http://${config.HOST}:${port}`, { event: 'api-listening', port, backend: runtime.sql.backend });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('stopping', { event: 'api-stopping', signal });
+    await new Promise((resolve) => server.close(resolve));
+    await runtime.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  if (config.AGENTIC_RAG_INGEST_ON_START) await ingestCorpus(config, runtime, logger);
+  state.ready = true;
+  logger.info('ready', { event: 'api-ready' });
+}
+
+/** The quick start's promise: the sample corpus is searchable as soon as the service is ready. */
+async function ingestCorpus(config: Config, runtime: Awaited<ReturnType<typeof createRuntime>>, logger: Logger) {
+  const workspaceId = config.AGENTIC_RAG_WORKSPACE;
+  const summary = await runtime.pipeline.ingestSources({ workspaceId, sources: [config.AGENTIC_RAG_CORPUS_DIR] });
+  logger.info('corpus ingested', {
+    event: 'corpus-ingested',
+    workspaceId,
+    source: config.AGENTIC_RAG_CORPUS_DIR,
+    documents: summary.documents,
+    chunks: summary.chunks,
+    seconds: Number(summary.seconds.toFixed(2)),
+    corpusVersion: summary.corpusVersion,
+  });
+  const [top] = await search(runtime.sql, runtime.embedder, { workspaceId, query: 'How do I create a location?', k: 1 });
+  logger.info('smoke search', {
+    event: 'smoke-search',
+    query: 'How do I create a location?',
+    top: top ? { sourcePath: top.sourcePath, section: top.sectionPath, score: Number(top.score.toFixed(3)) } : null,
+  });
+}
+
+main().catch((error: unknown) => {
+  const message = isRagError(error) ? `[${error.code}] ${error.message}` : String((error as Error)?.message ?? error);
+  process.stderr.write(`api failed to start: ${message}\n`);
+  process.exit(1);
+});
