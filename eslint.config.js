@@ -19,7 +19,13 @@ export default tseslint.config(
   },
   {
     // CLIs and app entry points talk to a terminal on purpose.
-    files: ['packages/agentic-rag/src/cli/**/*.ts', 'apps/**/*.ts', '**/*.test.ts', 'vitest.*.ts'],
+    files: [
+      'packages/agentic-rag/src/cli/**/*.ts',
+      'apps/**/*.ts',
+      '**/*.test.ts',
+      'test/**/*.ts',
+      'vitest.*.ts',
+    ],
     rules: { 'no-console': 'off' },
   },
 );

@@ -17,10 +17,22 @@ describe('API process on embedded defaults', () => {
   beforeAll(async () => {
     root = await mkdtemp(path.join(os.tmpdir(), 'rag-api-'));
     await mkdir(path.join(root, 'corpus'));
-    await writeFile(path.join(root, 'corpus', 'locations.md'), '# Locations\n\n## Create a location\n\nPOST /locations creates a location.\n');
-    const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: path.join(root, 'data'), AGENTIC_RAG_CORPUS_DIR: path.join(root, 'corpus') };
+    await writeFile(
+      path.join(root, 'corpus', 'locations.md'),
+      '# Locations\n\n## Create a location\n\nPOST /locations creates a location.\n',
+    );
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: path.join(root, 'data'),
+      AGENTIC_RAG_CORPUS_DIR: path.join(root, 'corpus'),
+    };
     delete env.DATABASE_URL;
-    child = spawn(path.join(REPO, 'node_modules/.bin/tsx'), [path.join(REPO, 'apps/api/src/main.ts')], { cwd: root, env });
+    child = spawn(path.join(REPO, 'node_modules/.bin/tsx'), [path.join(REPO, 'apps/api/src/main.ts')], {
+      cwd: root,
+      env,
+    });
     const port = await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`API did not start:\n${logs.join('')}`)), 60_000);
       child.stdout!.on('data', (chunk: Buffer) => {
@@ -56,14 +68,20 @@ describe('API process on embedded defaults', () => {
       backend: 'pglite',
       corpus: { workspaceId: 'demo', documents: 1, chunks: 1 },
     });
-    expect(logs.join('')).toContain('"event":"smoke-search","query":"How do I create a location?","top":{"sourcePath":"locations.md"');
+    expect(logs.join('')).toContain(
+      '"event":"smoke-search","query":"How do I create a location?","top":{"sourcePath":"locations.md"',
+    );
   });
 
   it('answers unknown routes with the REST error shape', async () => {
     const response = await fetch(`${baseUrl}/nope`);
     expect(response.status).toBe(404);
     const body = (await response.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ detail: 'no route for GET /nope', status_code: 404, error_code: 'NOT_FOUND' });
+    expect(body).toMatchObject({
+      detail: 'no route for GET /nope',
+      status_code: 404,
+      error_code: 'NOT_FOUND',
+    });
     expect(Number.isNaN(Date.parse(body.timestamp as string))).toBe(false);
   });
 
@@ -71,6 +89,8 @@ describe('API process on embedded defaults', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-    await expect(import('node:fs/promises').then((fs) => fs.access(path.join(root, 'data', 'pglite.lock')))).rejects.toThrow();
+    await expect(
+      import('node:fs/promises').then((fs) => fs.access(path.join(root, 'data', 'pglite.lock'))),
+    ).rejects.toThrow();
   });
 });

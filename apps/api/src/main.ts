@@ -28,7 +28,11 @@ async function main(): Promise<void> {
   const { server, state } = createApi(runtime);
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   const { port } = server.address() as AddressInfo;
-  logger.info(`listening on http://${config.HOST}:${port}`, { event: 'api-listening', port, backend: runtime.sql.backend });
+  logger.info(`listening on http://${config.HOST}:${port}`, {
+    event: 'api-listening',
+    port,
+    backend: runtime.sql.backend,
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -48,9 +52,16 @@ async function main(): Promise<void> {
 }
 
 /** The quick start's promise: the sample corpus is searchable as soon as the service is ready. */
-async function ingestCorpus(config: Config, runtime: Awaited<ReturnType<typeof createRuntime>>, logger: Logger) {
+async function ingestCorpus(
+  config: Config,
+  runtime: Awaited<ReturnType<typeof createRuntime>>,
+  logger: Logger,
+) {
   const workspaceId = config.AGENTIC_RAG_WORKSPACE;
-  const summary = await runtime.pipeline.ingestSources({ workspaceId, sources: [config.AGENTIC_RAG_CORPUS_DIR] });
+  const summary = await runtime.pipeline.ingestSources({
+    workspaceId,
+    sources: [config.AGENTIC_RAG_CORPUS_DIR],
+  });
   logger.info('corpus ingested', {
     event: 'corpus-ingested',
     workspaceId,
@@ -60,16 +71,24 @@ async function ingestCorpus(config: Config, runtime: Awaited<ReturnType<typeof c
     seconds: Number(summary.seconds.toFixed(2)),
     corpusVersion: summary.corpusVersion,
   });
-  const [top] = await search(runtime.sql, runtime.embedder, { workspaceId, query: 'How do I create a location?', k: 1 });
+  const [top] = await search(runtime.sql, runtime.embedder, {
+    workspaceId,
+    query: 'How do I create a location?',
+    k: 1,
+  });
   logger.info('smoke search', {
     event: 'smoke-search',
     query: 'How do I create a location?',
-    top: top ? { sourcePath: top.sourcePath, section: top.sectionPath, score: Number(top.score.toFixed(3)) } : null,
+    top: top
+      ? { sourcePath: top.sourcePath, section: top.sectionPath, score: Number(top.score.toFixed(3)) }
+      : null,
   });
 }
 
 main().catch((error: unknown) => {
-  const message = isRagError(error) ? `[${error.code}] ${error.message}` : String((error as Error)?.message ?? error);
+  const message = isRagError(error)
+    ? `[${error.code}] ${error.message}`
+    : String((error as Error)?.message ?? error);
   process.stderr.write(`api failed to start: ${message}\n`);
   process.exit(1);
 });

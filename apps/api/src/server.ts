@@ -31,7 +31,10 @@ export function createApi(runtime: RagRuntime): { server: Server; state: ApiStat
         (corpus) => sendJson(response, 200, { status: 'ready', backend: state.runtime.sql.backend, corpus }),
         (error: unknown) => {
           const ragError = toRagError(error, ErrorCode.STORE_UNAVAILABLE);
-          state.runtime.logger.error('readiness check failed', { event: 'readiness-failed', error: ragError });
+          state.runtime.logger.error('readiness check failed', {
+            event: 'readiness-failed',
+            error: ragError,
+          });
           sendError(response, ErrorCode.STORE_UNAVAILABLE, 'database unavailable', 503);
         },
       );

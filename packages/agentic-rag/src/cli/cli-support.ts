@@ -33,7 +33,10 @@ export function runCli(main: () => Promise<number>): void {
     (error: unknown) => {
       if (isRagError(error)) {
         process.stderr.write(`error [${error.code}]: ${error.message}\n`);
-        process.exitCode = error.code === ErrorCode.INVALID_CONFIG || error.code === ErrorCode.INVALID_INPUT ? EXIT.usage : EXIT.failed;
+        process.exitCode =
+          error.code === ErrorCode.INVALID_CONFIG || error.code === ErrorCode.INVALID_INPUT
+            ? EXIT.usage
+            : EXIT.failed;
       } else if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
         process.stderr.write(`error [INVALID_INPUT]: ${(error as Error).message} (see --help)\n`);
         process.exitCode = EXIT.usage;

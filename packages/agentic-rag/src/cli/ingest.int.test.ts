@@ -19,7 +19,8 @@ interface Run {
 function run(script: string, args: string[], env: Record<string, string | undefined>): Promise<Run> {
   return new Promise((resolve, reject) => {
     const clean = { ...process.env };
-    for (const key of Object.keys(clean)) if (/^(DATABASE_URL|RAG_|AGENTIC_RAG_|CHUNK_|LOG_LEVEL)/.test(key)) delete clean[key];
+    for (const key of Object.keys(clean))
+      if (/^(DATABASE_URL|RAG_|AGENTIC_RAG_|CHUNK_|LOG_LEVEL)/.test(key)) delete clean[key];
     const child = spawn(TSX, [path.join(REPO, 'packages/agentic-rag/src/cli', script), ...args], {
       cwd: REPO,
       env: { ...clean, ...env },
@@ -48,8 +49,14 @@ describe.each(databases)('pnpm rag:ingest / rag:search on $name', (database) => 
   beforeAll(async () => {
     root = await mkdtemp(path.join(os.tmpdir(), 'rag-cli-'));
     await mkdir(path.join(root, 'corpus'));
-    await writeFile(path.join(root, 'corpus', 'carriers.md'), '# Carriers\n\nA carrier is suspended after three failed pickups in a week.\n');
-    await writeFile(path.join(root, 'corpus', 'rates.txt'), 'Rates\n\nRate shopping compares quotes from every active carrier.\n');
+    await writeFile(
+      path.join(root, 'corpus', 'carriers.md'),
+      '# Carriers\n\nA carrier is suspended after three failed pickups in a week.\n',
+    );
+    await writeFile(
+      path.join(root, 'corpus', 'rates.txt'),
+      'Rates\n\nRate shopping compares quotes from every active carrier.\n',
+    );
     env = database.env(path.join(root, 'data'));
   });
   afterAll(async () => {
@@ -66,7 +73,11 @@ describe.each(databases)('pnpm rag:ingest / rag:search on $name', (database) => 
     const first = await run('ingest.ts', args, env);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
-    const summary = JSON.parse(first.stdout) as { documents: Record<string, number>; chunks: number; corpusVersion: number };
+    const summary = JSON.parse(first.stdout) as {
+      documents: Record<string, number>;
+      chunks: number;
+      corpusVersion: number;
+    };
     expect(summary.documents).toEqual({ added: 2, updated: 0, unchanged: 0, removed: 0, failed: 0 });
     expect(summary.chunks).toBe(2);
 
@@ -76,7 +87,11 @@ describe.each(databases)('pnpm rag:ingest / rag:search on $name', (database) => 
   });
 
   it('finds an ingested fact with rag:search and explains the channels', async () => {
-    const result = await run('search.ts', ['carrier suspended after failed pickups', '--workspace', workspace, '--k', '1', '--explain'], env);
+    const result = await run(
+      'search.ts',
+      ['carrier suspended after failed pickups', '--workspace', workspace, '--k', '1', '--explain'],
+      env,
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('1. Carriers');
     expect(result.stdout).toMatch(/channels: vector [\d.]+ \(#1\)\s+lexical [\d.]+ \(#1\)/);
@@ -84,7 +99,11 @@ describe.each(databases)('pnpm rag:ingest / rag:search on $name', (database) => 
 
   it('exits 1 and names the file when a file fails, after ingesting the others', async () => {
     await writeFile(path.join(root, 'corpus', 'diagram.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0]));
-    const result = await run('ingest.ts', ['--source', path.join(root, 'corpus'), '--workspace', workspace], env);
+    const result = await run(
+      'ingest.ts',
+      ['--source', path.join(root, 'corpus'), '--workspace', workspace],
+      env,
+    );
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/unchanged 2 .*failed 1/);
     expect(result.stdout).toContain('FAILED     diagram.png: [UNSUPPORTED_FILE_TYPE]');
@@ -96,13 +115,16 @@ describe('rag:ingest argument and configuration errors', () => {
   it('documents every flag in --help', async () => {
     const result = await run('ingest.ts', ['--help'], {});
     expect(result.code).toBe(0);
-    for (const flag of ['--source', '--workspace', '--prune', '--json', '--quiet', '--help']) expect(result.stdout).toContain(flag);
+    for (const flag of ['--source', '--workspace', '--prune', '--json', '--quiet', '--help'])
+      expect(result.stdout).toContain(flag);
   });
 
   it('fails with exit 2 and one line naming a bad variable and what it accepts', async () => {
     const result = await run('ingest.ts', ['--json'], { CHUNK_MAX_TOKENS: 'lots' });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('error [INVALID_CONFIG]: CHUNK_MAX_TOKENS="lots" is invalid: expected an integer from 32 to 8192\n');
+    expect(result.stderr).toBe(
+      'error [INVALID_CONFIG]: CHUNK_MAX_TOKENS="lots" is invalid: expected an integer from 32 to 8192\n',
+    );
   });
 
   it('rejects an unknown flag with exit 2 and no stack trace', async () => {

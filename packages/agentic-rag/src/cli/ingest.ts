@@ -54,7 +54,14 @@ async function main(): Promise<number> {
       sources,
       prune: values.prune,
       ...(showProgress
-        ? { onProgress: (progress) => bar.update(progress.filesDone, progress.filesTotal, `${progress.chunks} chunks  ${progress.currentFile}`) }
+        ? {
+            onProgress: (progress) =>
+              bar.update(
+                progress.filesDone,
+                progress.filesTotal,
+                `${progress.chunks} chunks  ${progress.currentFile}`,
+              ),
+          }
         : {}),
     });
     if (showProgress) bar.finish();
@@ -68,7 +75,9 @@ async function main(): Promise<number> {
 
 function printSummary(summary: IngestSummary, sources: readonly string[]): void {
   const { documents } = summary;
-  console.log(`Ingested ${sources.join(', ')} into workspace "${summary.workspaceId}" in ${summary.seconds.toFixed(2)} s`);
+  console.log(
+    `Ingested ${sources.join(', ')} into workspace "${summary.workspaceId}" in ${summary.seconds.toFixed(2)} s`,
+  );
   console.log(
     `  documents  added ${documents.added}  updated ${documents.updated}  unchanged ${documents.unchanged}  removed ${documents.removed}  failed ${documents.failed}`,
   );
@@ -76,7 +85,8 @@ function printSummary(summary: IngestSummary, sources: readonly string[]): void 
     `  chunks     ${formatNumber(summary.chunks)} written (${formatNumber(summary.tokens)} tokens), ${formatNumber(summary.chunksPerSecond, 1)} chunks/s`,
   );
   console.log(`  files      ${summary.files} read; corpus version ${summary.corpusVersion}`);
-  for (const failure of summary.failures) console.log(`  FAILED     ${failure.sourcePath}: [${failure.code}] ${failure.message}`);
+  for (const failure of summary.failures)
+    console.log(`  FAILED     ${failure.sourcePath}: [${failure.code}] ${failure.message}`);
 }
 
 runCli(main);

@@ -6,7 +6,9 @@ async function main(): Promise<number> {
   const sql = await openSql(config);
   try {
     const result = await migrate(sql, { logger: cliLogger(config, false) });
-    console.log(`migrations: ${result.applied.length} applied, ${result.alreadyApplied.length} already applied`);
+    console.log(
+      `migrations: ${result.applied.length} applied, ${result.alreadyApplied.length} already applied`,
+    );
     for (const name of result.applied) console.log(`  applied ${name}`);
     return EXIT.ok;
   } finally {

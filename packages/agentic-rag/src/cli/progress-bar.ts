@@ -21,7 +21,8 @@ export class ProgressBar {
   update(done: number, total: number, detail: string): void {
     const fraction = total > 0 ? Math.min(1, done / total) : 1;
     const elapsed = (performance.now() - this.started) / 1000;
-    const eta = fraction > 0 && fraction < 1 ? ` eta ${((elapsed / fraction) * (1 - fraction)).toFixed(0)}s` : '';
+    const eta =
+      fraction > 0 && fraction < 1 ? ` eta ${((elapsed / fraction) * (1 - fraction)).toFixed(0)}s` : '';
     if (this.stream.isTTY) {
       const now = performance.now();
       if (now - this.lastDraw < 50 && done < total) return;
@@ -36,7 +37,9 @@ export class ProgressBar {
     const decile = Math.floor(fraction * 10);
     if (decile === this.lastDecile) return;
     this.lastDecile = decile;
-    this.stream.write(`${this.options.label} ${Math.round(fraction * 100)}% (${done}/${total}) ${detail}${eta}\n`);
+    this.stream.write(
+      `${this.options.label} ${Math.round(fraction * 100)}% (${done}/${total}) ${detail}${eta}\n`,
+    );
   }
 
   finish(): void {

@@ -31,10 +31,12 @@ async function main(): Promise<number> {
     return EXIT.ok;
   }
   const query = positionals.join(' ').trim();
-  if (!query) throw new RagError(ErrorCode.INVALID_INPUT, 'a query is required: pnpm rag:search "your question"');
+  if (!query)
+    throw new RagError(ErrorCode.INVALID_INPUT, 'a query is required: pnpm rag:search "your question"');
   const config = cliConfig();
   const k = values.k === undefined ? config.AGENTIC_RAG_TOPK : Number(values.k);
-  if (!Number.isInteger(k) || k < 1 || k > 50) throw new RagError(ErrorCode.INVALID_INPUT, '--k must be an integer from 1 to 50');
+  if (!Number.isInteger(k) || k < 1 || k > 50)
+    throw new RagError(ErrorCode.INVALID_INPUT, '--k must be an integer from 1 to 50');
   const runtime = await createRuntime({ config, logger: cliLogger(config, values.json) });
   try {
     const workspaceId = values.workspace ?? config.AGENTIC_RAG_WORKSPACE;

@@ -24,7 +24,9 @@ export function loadConfig(env: Env): Config {
       if (lines.has(key)) continue;
       const field = configSchema.shape[key as keyof typeof configSchema.shape];
       const accepted = field?.description ?? 'a valid value';
-      const shown = (SECRET_KEYS as readonly string[]).includes(key) ? '<redacted>' : JSON.stringify(input[key]);
+      const shown = (SECRET_KEYS as readonly string[]).includes(key)
+        ? '<redacted>'
+        : JSON.stringify(input[key]);
       lines.set(key, `${key}=${shown} is invalid: expected ${accepted}`);
     }
     throw new RagError(ErrorCode.INVALID_CONFIG, [...lines.values()].join('\n'), {
@@ -48,7 +50,8 @@ function crossFieldProblems(config: Config): string[] {
     );
   }
   if (config.RAG_EMBEDDER === 'openai') {
-    if (!config.RAG_EMBEDDER_BASE_URL) problems.push('RAG_EMBEDDER_BASE_URL is required when RAG_EMBEDDER=openai');
+    if (!config.RAG_EMBEDDER_BASE_URL)
+      problems.push('RAG_EMBEDDER_BASE_URL is required when RAG_EMBEDDER=openai');
     if (!config.RAG_EMBEDDER_MODEL) problems.push('RAG_EMBEDDER_MODEL is required when RAG_EMBEDDER=openai');
   }
   if (config.RAG_LLM === 'openai') {

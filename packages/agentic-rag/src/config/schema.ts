@@ -9,13 +9,7 @@ const bool = (fallback: boolean) =>
   z.stringbool().default(fallback).describe('a boolean: true/false, 1/0, yes/no, on/off');
 
 const int = (fallback: number, min: number, max: number) =>
-  z.coerce
-    .number()
-    .int()
-    .min(min)
-    .max(max)
-    .default(fallback)
-    .describe(`an integer from ${min} to ${max}`);
+  z.coerce.number().int().min(min).max(max).default(fallback).describe(`an integer from ${min} to ${max}`);
 
 const weight = (fallback: number) =>
   z.coerce.number().min(0).max(1).default(fallback).describe('a number from 0 to 1');
@@ -114,4 +108,8 @@ export const SECRET_KEYS = [
 ] as const satisfies readonly (keyof Config)[];
 
 /** URL-valued variables that may carry credentials in their user-info part. */
-export const URL_KEYS = ['DATABASE_URL', 'REDIS_URL', 'NEO4J_URI'] as const satisfies readonly (keyof Config)[];
+export const URL_KEYS = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'NEO4J_URI',
+] as const satisfies readonly (keyof Config)[];

@@ -65,10 +65,14 @@ export async function migrate(sql: Sql, options: MigrateOptions = {}): Promise<M
       try {
         await tx.exec(script);
       } catch (error) {
-        throw new RagError(ErrorCode.MIGRATION_FAILED, `migration ${name} failed: ${(error as Error).message}`, {
-          cause: error,
-          details: { migration: name },
-        });
+        throw new RagError(
+          ErrorCode.MIGRATION_FAILED,
+          `migration ${name} failed: ${(error as Error).message}`,
+          {
+            cause: error,
+            details: { migration: name },
+          },
+        );
       }
       await tx.query('INSERT INTO rag_schema_migrations (name, checksum) VALUES ($1, $2)', [name, checksum]);
       return true;

@@ -6,9 +6,14 @@ import { PostgresSql } from './postgres.js';
 import type { Sql } from './sql.js';
 
 /** DATABASE_URL selects a Postgres server; otherwise a file-backed PGlite under DATA_DIR. */
-export async function openSql(config: Pick<Config, 'DATABASE_URL' | 'DATABASE_POOL_MAX' | 'DATA_DIR'>): Promise<Sql> {
+export async function openSql(
+  config: Pick<Config, 'DATABASE_URL' | 'DATABASE_POOL_MAX' | 'DATA_DIR'>,
+): Promise<Sql> {
   if (config.DATABASE_URL) {
-    return new PostgresSql({ connectionString: config.DATABASE_URL, maxConnections: config.DATABASE_POOL_MAX });
+    return new PostgresSql({
+      connectionString: config.DATABASE_URL,
+      maxConnections: config.DATABASE_POOL_MAX,
+    });
   }
   const dataDir = path.resolve(config.DATA_DIR, 'pglite');
   await mkdir(dataDir, { recursive: true });

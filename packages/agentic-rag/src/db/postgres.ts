@@ -12,7 +12,8 @@ export interface PostgresSqlOptions {
 // double, and PGlite is configured the same way, so both backends return numbers.
 const typeParsers = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return (value: string) => Number(value);
+    if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC)
+      return (value: string) => Number(value);
     return pg.types.getTypeParser(oid, format);
   },
 };

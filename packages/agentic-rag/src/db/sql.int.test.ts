@@ -41,7 +41,10 @@ describe.each(testBackends())('Sql conformance on $name', (backend) => {
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');
-    const row = await sql.query<{ corpus_version: number }>('SELECT corpus_version FROM rag_workspaces WHERE id = $1', [workspace]);
+    const row = await sql.query<{ corpus_version: number }>(
+      'SELECT corpus_version FROM rag_workspaces WHERE id = $1',
+      [workspace],
+    );
     expect(row.rows).toEqual([{ corpus_version: 0 }]);
     await dropWorkspace(sql, workspace);
   });
@@ -82,7 +85,10 @@ describe('migration runner', () => {
   it('applies files in name order, records them, and refuses an edited one', async () => {
     const sql = await PgliteSql.open();
     try {
-      expect((await migrate(sql, { directory })).applied).toEqual(['2026-01-03_agentic_rag.sql', '2026-02-01_extra.sql']);
+      expect((await migrate(sql, { directory })).applied).toEqual([
+        '2026-01-03_agentic_rag.sql',
+        '2026-02-01_extra.sql',
+      ]);
       await writeFile(path.join(directory, '2026-02-01_extra.sql'), 'CREATE TABLE extra_things (id bigint);');
       await expect(migrate(sql, { directory })).rejects.toMatchObject({ code: 'MIGRATION_FAILED' });
     } finally {
@@ -93,7 +99,10 @@ describe('migration runner', () => {
   it('rolls back a failing migration entirely and reports which one failed', async () => {
     const broken = await mkdtemp(path.join(os.tmpdir(), 'rag-migrations-'));
     await writeFile(path.join(broken, '001_ok.sql'), 'CREATE TABLE ok_table (id int);');
-    await writeFile(path.join(broken, '002_bad.sql'), 'CREATE TABLE half_done (id int); SELECT no_such_function();');
+    await writeFile(
+      path.join(broken, '002_bad.sql'),
+      'CREATE TABLE half_done (id int); SELECT no_such_function();',
+    );
     const sql = await PgliteSql.open();
     try {
       await expect(migrate(sql, { directory: broken })).rejects.toMatchObject({

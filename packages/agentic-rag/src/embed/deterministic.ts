@@ -35,7 +35,8 @@ export class DeterministicEmbedder implements Embedder {
 
   embedOne(text: string): number[] {
     const features = new Map<string, number>();
-    const add = (feature: string, weight: number) => features.set(feature, (features.get(feature) ?? 0) + weight);
+    const add = (feature: string, weight: number) =>
+      features.set(feature, (features.get(feature) ?? 0) + weight);
 
     const words = wordsOf(identifierParts(text));
     const content = words.filter((word) => !STOPWORDS.has(word)).map(stem);
@@ -45,10 +46,12 @@ export class DeterministicEmbedder implements Embedder {
       const padded = `^${word}$`;
       if (padded.length > 3) {
         const share = TRIGRAM_WEIGHT / (padded.length - 2);
-        for (let index = 0; index + 3 <= padded.length; index++) add(`c:${padded.slice(index, index + 3)}`, share);
+        for (let index = 0; index + 3 <= padded.length; index++)
+          add(`c:${padded.slice(index, index + 3)}`, share);
       }
     }
-    for (let index = 0; index + 1 < content.length; index++) add(`b:${content[index]} ${content[index + 1]}`, BIGRAM_WEIGHT);
+    for (let index = 0; index + 1 < content.length; index++)
+      add(`b:${content[index]} ${content[index + 1]}`, BIGRAM_WEIGHT);
 
     const vector = new Array<number>(this.dimensions).fill(0);
     for (const [feature, weight] of features) {

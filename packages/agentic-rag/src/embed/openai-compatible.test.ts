@@ -20,24 +20,37 @@ describe('OpenAiCompatibleEmbedder against a local OpenAI-style server', () => {
   const vectorsFor = (inputs: string[], dimensions: number) => ({
     object: 'list',
     // Shuffled on purpose: the API does not promise order, `index` does.
-    data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: Array.from({ length: dimensions }, (_, d) => text.length + d) })).reverse(),
+    data: inputs
+      .map((text, index) => ({
+        object: 'embedding',
+        index,
+        embedding: Array.from({ length: dimensions }, (_, d) => text.length + d),
+      }))
+      .reverse(),
     usage: { prompt_tokens: inputs.length * 3, total_tokens: inputs.length * 3 },
   });
-  const ok = (dimensions = 4): Responder => (request, response) => {
-    response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify(vectorsFor(request.body.input, dimensions)));
-  };
-  const status = (code: number, headers: Record<string, string> = {}): Responder => (_request, response) => {
-    response.writeHead(code, { 'content-type': 'application/json', ...headers });
-    response.end(JSON.stringify({ error: { message: `status ${code}` } }));
-  };
+  const ok =
+    (dimensions = 4): Responder =>
+    (request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(vectorsFor(request.body.input, dimensions)));
+    };
+  const status =
+    (code: number, headers: Record<string, string> = {}): Responder =>
+    (_request, response) => {
+      response.writeHead(code, { 'content-type': 'application/json', ...headers });
+      response.end(JSON.stringify({ error: { message: `status ${code}` } }));
+    };
 
   beforeAll(async () => {
     server = createServer((request: IncomingMessage, response: ServerResponse) => {
       let raw = '';
       request.on('data', (chunk: Buffer) => (raw += chunk.toString()));
       request.on('end', () => {
-        const recorded = { authorization: request.headers.authorization, body: JSON.parse(raw) as Recorded['body'] };
+        const recorded = {
+          authorization: request.headers.authorization,
+          body: JSON.parse(raw) as Recorded['body'],
+        };
         requests.push(recorded);
         const responder = responders.shift() ?? ok();
         responder(recorded, response);
@@ -90,7 +103,10 @@ describe('OpenAiCompatibleEmbedder against a local OpenAI-style server', () => {
 
   it('gives up after maxRetries with a retryable EMBEDDER_UNAVAILABLE', async () => {
     responders = [status(500), status(500), status(500)];
-    await expect(embedder().embed({ texts: ['a'] })).rejects.toMatchObject({ code: 'EMBEDDER_UNAVAILABLE', retryable: true });
+    await expect(embedder().embed({ texts: ['a'] })).rejects.toMatchObject({
+      code: 'EMBEDDER_UNAVAILABLE',
+      retryable: true,
+    });
     expect(requests).toHaveLength(3);
   });
 

@@ -89,9 +89,13 @@ export class OpenAiCompatibleEmbedder implements Embedder {
           continue;
         }
         this.logCall('failed', texts.length, started, { error: (error as Error).message });
-        throw new RagError(ErrorCode.EMBEDDER_UNAVAILABLE, `embedding server unreachable: ${(error as Error).message}`, {
-          cause: error,
-        });
+        throw new RagError(
+          ErrorCode.EMBEDDER_UNAVAILABLE,
+          `embedding server unreachable: ${(error as Error).message}`,
+          {
+            cause: error,
+          },
+        );
       }
 
       if (response.status === 429 || response.status >= 500) {
@@ -111,9 +115,13 @@ export class OpenAiCompatibleEmbedder implements Embedder {
       if (!response.ok) {
         const detail = (await response.text()).slice(0, 300);
         this.logCall('failed', texts.length, started, { status: response.status });
-        throw new RagError(ErrorCode.EMBEDDER_UNAVAILABLE, `embedding request rejected (${response.status}): ${detail}`, {
-          details: { status: response.status },
-        });
+        throw new RagError(
+          ErrorCode.EMBEDDER_UNAVAILABLE,
+          `embedding request rejected (${response.status}): ${detail}`,
+          {
+            details: { status: response.status },
+          },
+        );
       }
 
       const payload = (await response.json()) as EmbeddingsResponse;
@@ -135,7 +143,10 @@ export class OpenAiCompatibleEmbedder implements Embedder {
     const ordered = [...data].sort((left, right) => (left.index ?? 0) - (right.index ?? 0));
     return ordered.map((item) => {
       const vector = item.embedding;
-      if (!Array.isArray(vector) || !vector.every((value) => typeof value === 'number' && Number.isFinite(value))) {
+      if (
+        !Array.isArray(vector) ||
+        !vector.every((value) => typeof value === 'number' && Number.isFinite(value))
+      ) {
         throw new RagError(ErrorCode.EMBEDDER_UNAVAILABLE, 'embedding server returned a malformed vector');
       }
       if (vector.length !== this.dimensions) {

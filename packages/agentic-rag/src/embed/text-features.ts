@@ -36,7 +36,8 @@ export function stem(word: string): string {
   if (word.endsWith('ing') && word.length > 5) return trimDouble(word.slice(0, -3));
   if (word.endsWith('ed') && word.length > 4) return trimDouble(word.slice(0, -2));
   if (word.endsWith('es') && /(?:ch|sh|x|z)es$/.test(word)) return word.slice(0, -2);
-  if (word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is')) return word.slice(0, -1);
+  if (word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is'))
+    return word.slice(0, -1);
   return word;
 }
 

@@ -38,7 +38,11 @@ export const ERROR_CODE_INFO: Record<ErrorCode, ErrorCodeInfo> = {
   FILE_UNREADABLE: { graphql: 'FILE_UNREADABLE', httpStatus: 422, retryable: false },
   PARSE_FAILED: { graphql: 'PARSE_FAILED', httpStatus: 422, retryable: false },
   EMBEDDER_UNAVAILABLE: { graphql: 'EMBEDDER_UNAVAILABLE', httpStatus: 503, retryable: true },
-  EMBEDDING_DIMENSION_MISMATCH: { graphql: 'EMBEDDING_DIMENSION_MISMATCH', httpStatus: 500, retryable: false },
+  EMBEDDING_DIMENSION_MISMATCH: {
+    graphql: 'EMBEDDING_DIMENSION_MISMATCH',
+    httpStatus: 500,
+    retryable: false,
+  },
   STORE_UNAVAILABLE: { graphql: 'STORE_UNAVAILABLE', httpStatus: 503, retryable: true },
   MIGRATION_FAILED: { graphql: 'MIGRATION_FAILED', httpStatus: 500, retryable: false },
   ABORTED: { graphql: 'ABORTED', httpStatus: 499, retryable: true },

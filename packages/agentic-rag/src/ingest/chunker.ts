@@ -83,7 +83,12 @@ export function chunkText(text: string, blocks: readonly Block[], options: Chunk
   };
 
   for (const unit of units) {
-    if (current && unit.type === 'heading' && current.units.some((u) => u.type !== 'heading') && current.tokens >= minTokens) {
+    if (
+      current &&
+      unit.type === 'heading' &&
+      current.units.some((u) => u.type !== 'heading') &&
+      current.tokens >= minTokens
+    ) {
       flush();
       current = null;
     }
@@ -91,7 +96,8 @@ export function chunkText(text: string, blocks: readonly Block[], options: Chunk
     const hasContent = current?.units.some((u) => u.type !== 'heading') ?? false;
     if (current && hasContent && current.tokens + unit.tokens + 1 > maxTokens) {
       flush();
-      const overlap: OpenChunk | null = unit.type === 'heading' ? null : overlapFrom(current, text, tokenizer, overlapTokens);
+      const overlap: OpenChunk | null =
+        unit.type === 'heading' ? null : overlapFrom(current, text, tokenizer, overlapTokens);
       current = overlap && overlap.tokens + unit.tokens + 1 <= maxTokens ? overlap : null;
     }
     if (!current) current = { units: [unit], start: unit.start, tokens: unit.tokens, fresh: true };
@@ -147,12 +153,7 @@ function headingReserve(maxTokens: number): number {
   return Math.min(32, Math.floor(maxTokens / 8));
 }
 
-function toUnits(
-  text: string,
-  blocks: readonly Block[],
-  tokenizer: Tokenizer,
-  pieceTokens: number,
-): Unit[] {
+function toUnits(text: string, blocks: readonly Block[], tokenizer: Tokenizer, pieceTokens: number): Unit[] {
   const units: Unit[] = [];
   let path: string[] = [];
   for (const block of blocks) {
@@ -229,7 +230,8 @@ function splitRange(
   if (!level) return hardSplit(text, start, end, tokenizer, maxTokens);
 
   const cuts: number[] = [];
-  for (const match of text.slice(start, end).matchAll(level)) cuts.push(start + match.index + match[0].length);
+  for (const match of text.slice(start, end).matchAll(level))
+    cuts.push(start + match.index + match[0].length);
   const segments: Array<[number, number]> = [];
   let segmentStart = start;
   for (const cut of cuts) {
@@ -248,7 +250,11 @@ function splitRange(
   const pushPiece = () => {
     if (pieceStart < 0) return;
     const trimmedEnd = pieceStart + text.slice(pieceStart, pieceEnd).trimEnd().length;
-    pieces.push({ start: pieceStart, end: trimmedEnd, tokens: tokenizer.count(text.slice(pieceStart, trimmedEnd)) });
+    pieces.push({
+      start: pieceStart,
+      end: trimmedEnd,
+      tokens: tokenizer.count(text.slice(pieceStart, trimmedEnd)),
+    });
     pieceStart = -1;
     pieceTokens = 0;
   };
@@ -269,7 +275,13 @@ function splitRange(
 }
 
 /** Last resort for a run without spaces: the longest prefix within budget, by binary search. */
-function hardSplit(text: string, start: number, end: number, tokenizer: Tokenizer, maxTokens: number): Piece[] {
+function hardSplit(
+  text: string,
+  start: number,
+  end: number,
+  tokenizer: Tokenizer,
+  maxTokens: number,
+): Piece[] {
   const pieces: Piece[] = [];
   let from = start;
   while (from < end) {

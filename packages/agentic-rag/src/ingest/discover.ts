@@ -23,7 +23,10 @@ export async function discoverFiles(root: string): Promise<DiscoveredFile[]> {
       const absolutePath = path.join(directory, entry.name);
       let isDirectory = entry.isDirectory();
       if (entry.isSymbolicLink()) {
-        isDirectory = await stat(absolutePath).then((info) => info.isDirectory(), () => false);
+        isDirectory = await stat(absolutePath).then(
+          (info) => info.isDirectory(),
+          () => false,
+        );
       }
       if (isDirectory) {
         if (!SKIPPED_DIRECTORIES.has(entry.name)) await walk(absolutePath);

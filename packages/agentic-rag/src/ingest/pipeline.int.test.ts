@@ -36,7 +36,11 @@ async function writeCorpus(root: string): Promise<void> {
   await writeFile(
     path.join(root, 'faq.jsonl'),
     [
-      JSON.stringify({ id: 'q1', title: 'Cancel a shipment', text: 'Use POST /shipments/{id}/cancel before pickup.' }),
+      JSON.stringify({
+        id: 'q1',
+        title: 'Cancel a shipment',
+        text: 'Use POST /shipments/{id}/cancel before pickup.',
+      }),
       JSON.stringify({ id: 'q2', title: 'Weight limits', text: 'Parcels over 30 kg need freight service.' }),
     ].join('\n'),
   );
@@ -102,10 +106,20 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
 
   it('keeps script text out of the index and finds content by search', async () => {
     await pipeline.ingestSources({ workspaceId: workspace, sources: [root] });
-    const leaked = await sql.query("SELECT 1 FROM rag_chunks WHERE workspace_id = $1 AND text LIKE '%never indexed%'", [workspace]);
+    const leaked = await sql.query(
+      "SELECT 1 FROM rag_chunks WHERE workspace_id = $1 AND text LIKE '%never indexed%'",
+      [workspace],
+    );
     expect(leaked.rowCount).toBe(0);
-    const hits = await search(sql, embedder, { workspaceId: workspace, query: 'how do I create a location', k: 3 });
-    expect(hits[0]).toMatchObject({ sourcePath: 'guides/locations.md', sectionPath: 'Locations guide > Create a location' });
+    const hits = await search(sql, embedder, {
+      workspaceId: workspace,
+      query: 'how do I create a location',
+      k: 3,
+    });
+    expect(hits[0]).toMatchObject({
+      sourcePath: 'guides/locations.md',
+      sectionPath: 'Locations guide > Create a location',
+    });
     expect(hits[0]!.channels.vector).toBeDefined();
     expect(hits[0]!.channels.lexical).toBeDefined();
   });
@@ -119,7 +133,10 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
       [workspace],
     );
     expect(mismatched.rows).toEqual([]);
-    const total = await sql.query<{ n: number }>('SELECT count(*) AS n FROM rag_chunks WHERE workspace_id = $1', [workspace]);
+    const total = await sql.query<{ n: number }>(
+      'SELECT count(*) AS n FROM rag_chunks WHERE workspace_id = $1',
+      [workspace],
+    );
     expect(total.rows[0]!.n).toBeGreaterThanOrEqual(5);
   });
 
@@ -128,18 +145,23 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
     const oldChunks = await chunkRows('guides/locations.md');
     const versionBefore = (await store.stats(workspace)).corpusVersion;
 
-    await writeFile(path.join(root, 'guides', 'locations.md'), `# Locations guide\n\nLocations are now called sites. Use POST /sites.\n`);
+    await writeFile(
+      path.join(root, 'guides', 'locations.md'),
+      `# Locations guide\n\nLocations are now called sites. Use POST /sites.\n`,
+    );
     const summary = await pipeline.ingestSources({ workspaceId: workspace, sources: [root] });
     expect(summary.documents).toMatchObject({ added: 0, updated: 1, unchanged: 4 });
     expect(summary.corpusVersion).toBe(versionBefore + 1);
 
     const newChunks = await chunkRows('guides/locations.md');
-    expect(newChunks.rows.map((row) => row.text)).toEqual([`# Locations guide\n\nLocations are now called sites. Use POST /sites.`]);
-    const oldIds = oldChunks.rows.map((row) => row.chunk_id);
-    const survivors = await sql.query('SELECT 1 FROM rag_chunks WHERE workspace_id = $1 AND chunk_id = ANY($2::text[])', [
-      workspace,
-      oldIds,
+    expect(newChunks.rows.map((row) => row.text)).toEqual([
+      `# Locations guide\n\nLocations are now called sites. Use POST /sites.`,
     ]);
+    const oldIds = oldChunks.rows.map((row) => row.chunk_id);
+    const survivors = await sql.query(
+      'SELECT 1 FROM rag_chunks WHERE workspace_id = $1 AND chunk_id = ANY($2::text[])',
+      [workspace, oldIds],
+    );
     expect(survivors.rowCount).toBe(0);
     const orphans = await sql.query(
       'SELECT 1 FROM rag_chunks c LEFT JOIN rag_documents d ON d.id = c.document_id WHERE c.workspace_id = $1 AND d.id IS NULL',
@@ -168,7 +190,14 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
     expect((await store.stats(workspace)).corpusVersion).toBe(version + 1);
 
     await unlink(path.join(root, 'page.html'));
-    await writeFile(path.join(root, 'faq.jsonl'), JSON.stringify({ id: 'q1', title: 'Cancel a shipment', text: 'Use POST /shipments/{id}/cancel before pickup.' }));
+    await writeFile(
+      path.join(root, 'faq.jsonl'),
+      JSON.stringify({
+        id: 'q1',
+        title: 'Cancel a shipment',
+        text: 'Use POST /shipments/{id}/cancel before pickup.',
+      }),
+    );
     const withoutPrune = await pipeline.ingestSources({ workspaceId: workspace, sources: [root] });
     expect(withoutPrune.documents.removed).toBe(0);
     const pruned = await pipeline.ingestSources({ workspaceId: workspace, sources: [root], prune: true });
@@ -186,9 +215,16 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
     await writeFile(path.join(root, 'blob.md'), Buffer.from([0x23, 0x20, 0x00, 0x01, 0x02]));
     await writeFile(path.join(root, 'spec.yaml'), 'openapi: 3.0.3\npaths: [unclosed\n');
     await symlink(path.join(root, 'missing-target.md'), path.join(root, 'dangling.md'));
-    await writeFile(path.join(root, 'faq.jsonl'), `${JSON.stringify({ id: 'q1', text: 'Still fine.' })}\n{broken json\n`);
+    await writeFile(
+      path.join(root, 'faq.jsonl'),
+      `${JSON.stringify({ id: 'q1', text: 'Still fine.' })}\n{broken json\n`,
+    );
 
-    const summary = await pipeline.ingestSources({ workspaceId: workspace, sources: [root, path.join(root, 'nope')], prune: true });
+    const summary = await pipeline.ingestSources({
+      workspaceId: workspace,
+      sources: [root, path.join(root, 'nope')],
+      prune: true,
+    });
     const byPath = Object.fromEntries(summary.failures.map((failure) => [failure.sourcePath, failure.code]));
     expect(byPath).toEqual({
       'scan.pdf': 'UNSUPPORTED_FILE_TYPE',
@@ -220,7 +256,10 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
       [workspace],
     );
     expect(duplicates.rowCount).toBe(0);
-    const documents = await sql.query<{ n: number }>('SELECT count(*) AS n FROM rag_documents WHERE workspace_id = $1', [workspace]);
+    const documents = await sql.query<{ n: number }>(
+      'SELECT count(*) AS n FROM rag_documents WHERE workspace_id = $1',
+      [workspace],
+    );
     expect(documents.rows[0]!.n).toBe(5);
   });
 
@@ -237,11 +276,15 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
 
   it('rejects an embedder whose dimension does not fit the column, before writing anything', async () => {
     const small = new DeterministicEmbedder({ dimensions: 384 });
-    await expect(store.assertEmbeddingDimensions(small.modelId, small.dimensions)).rejects.toMatchObject({ code: 'EMBEDDING_DIMENSION_MISMATCH' });
-    const mismatched = new IngestPipeline({ store, embedder: small, maxTokens: 120, overlapTokens: 20 });
-    await expect(mismatched.ingestSources({ workspaceId: workspace, sources: [root] })).rejects.toMatchObject({
+    await expect(store.assertEmbeddingDimensions(small.modelId, small.dimensions)).rejects.toMatchObject({
       code: 'EMBEDDING_DIMENSION_MISMATCH',
     });
+    const mismatched = new IngestPipeline({ store, embedder: small, maxTokens: 120, overlapTokens: 20 });
+    await expect(mismatched.ingestSources({ workspaceId: workspace, sources: [root] })).rejects.toMatchObject(
+      {
+        code: 'EMBEDDING_DIMENSION_MISMATCH',
+      },
+    );
     expect((await store.stats(workspace)).documents).toBe(0);
   });
 });

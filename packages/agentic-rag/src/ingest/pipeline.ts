@@ -129,7 +129,11 @@ export class IngestPipeline {
 
     const filesTotal = roots.reduce((total, entry) => total + entry.files.length, 0);
     let filesDone = 0;
-    this.logger.info('ingest start', { event: 'ingest-start', workspaceId: options.workspaceId, files: filesTotal });
+    this.logger.info('ingest start', {
+      event: 'ingest-start',
+      workspaceId: options.workspaceId,
+      files: filesTotal,
+    });
 
     for (const { root, files } of roots) {
       const produced = new Set<string>();
@@ -153,7 +157,10 @@ export class IngestPipeline {
             if (ragError.code === ErrorCode.ABORTED || options.signal?.aborted) throw ragError;
             // A dead store or embedder fails every document the same way: stop instead of
             // reporting the same error for each of them.
-            if (ragError.code === ErrorCode.STORE_UNAVAILABLE || ragError.code === ErrorCode.EMBEDDING_DIMENSION_MISMATCH) {
+            if (
+              ragError.code === ErrorCode.STORE_UNAVAILABLE ||
+              ragError.code === ErrorCode.EMBEDDING_DIMENSION_MISMATCH
+            ) {
               throw ragError;
             }
             fail({ sourcePath: document.sourcePath, code: ragError.code, message: ragError.message });
@@ -162,7 +169,12 @@ export class IngestPipeline {
         }
         summary.files++;
         filesDone++;
-        options.onProgress?.({ filesTotal, filesDone, currentFile: file.relativePath, chunks: summary.chunks });
+        options.onProgress?.({
+          filesTotal,
+          filesDone,
+          currentFile: file.relativePath,
+          chunks: summary.chunks,
+        });
       });
 
       if (options.prune) {
@@ -207,7 +219,9 @@ export class IngestPipeline {
     // The title and heading trail go into what is embedded (not into the stored text): a chunk
     // that says "returns 404" should still be found by a question about its endpoint.
     const { embeddings } = await embedder.embed({
-      texts: chunks.map((chunk) => [document.title ?? '', chunk.sectionPath.join(' > '), chunk.text].filter(Boolean).join('\n')),
+      texts: chunks.map((chunk) =>
+        [document.title ?? '', chunk.sectionPath.join(' > '), chunk.text].filter(Boolean).join('\n'),
+      ),
       purpose: 'document',
       ...(signal ? { signal } : {}),
     });
@@ -236,7 +250,10 @@ export class IngestPipeline {
           start: chunk.start,
           end: chunk.end,
           sectionPath: chunk.sectionPath,
-          metadata: { block_types: chunk.metadata.blockTypes, ...(chunk.metadata.splitAtomicBlock ? { split_atomic_block: true } : {}) },
+          metadata: {
+            block_types: chunk.metadata.blockTypes,
+            ...(chunk.metadata.splitAtomicBlock ? { split_atomic_block: true } : {}),
+          },
           embedding: embeddings[index]!,
         })),
       },
@@ -275,9 +292,13 @@ async function loadFile(file: DiscoveredFile): Promise<LoadResult> {
   try {
     bytes = await readFile(file.absolutePath);
   } catch (error) {
-    return failure(ErrorCode.FILE_UNREADABLE, `cannot read file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    return failure(
+      ErrorCode.FILE_UNREADABLE,
+      `cannot read file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
-  if (looksBinary(bytes)) return failure(ErrorCode.UNSUPPORTED_FILE_TYPE, 'binary content in a text file type');
+  if (looksBinary(bytes))
+    return failure(ErrorCode.UNSUPPORTED_FILE_TYPE, 'binary content in a text file type');
   try {
     return loader({ sourcePath: file.relativePath, text: normalizeText(bytes.toString('utf8')) });
   } catch (error) {
@@ -286,7 +307,11 @@ async function loadFile(file: DiscoveredFile): Promise<LoadResult> {
 }
 
 /** Runs `work` over items with bounded concurrency; the first error stops every lane. */
-async function runPool<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+async function runPool<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   let failed = false;
   const lanes = Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, async () => {

@@ -39,25 +39,49 @@ export interface SearchHit {
  * Hybrid search: a dense and a lexical channel, each normalised to [0, 1] and fused by weight.
  * Every hit carries its per-channel scores and ranks.
  */
-export async function search(sqlClient: Sql, embedder: Embedder, options: SearchOptions): Promise<SearchHit[]> {
+export async function search(
+  sqlClient: Sql,
+  embedder: Embedder,
+  options: SearchOptions,
+): Promise<SearchHit[]> {
   const query = options.query.trim();
   if (query.length === 0) throw new RagError(ErrorCode.INVALID_INPUT, 'query must not be empty');
   const k = options.k ?? 10;
   const weights = options.weights ?? { vector: 0.5, lexical: 0.5 };
   const candidates = Math.max(50, k * 5);
 
-  const [vector] = (await embedder.embed({ texts: [query], purpose: 'query', ...(options.signal ? { signal: options.signal } : {}) }))
-    .embeddings;
-  const terms = [...new Set(wordsOf(query).filter((word) => !STOPWORDS.has(word) && /^[a-z0-9.]+$/.test(word)))];
+  const [vector] = (
+    await embedder.embed({
+      texts: [query],
+      purpose: 'query',
+      ...(options.signal ? { signal: options.signal } : {}),
+    })
+  ).embeddings;
+  const terms = [
+    ...new Set(wordsOf(query).filter((word) => !STOPWORDS.has(word) && /^[a-z0-9.]+$/.test(word))),
+  ];
   const [dense, lexical] = await Promise.all([
-    sqlClient.query<{ id: number; score: number }>(DENSE, [options.workspaceId, vectorLiteral(vector!), embedder.modelId, candidates]),
+    sqlClient.query<{ id: number; score: number }>(DENSE, [
+      options.workspaceId,
+      vectorLiteral(vector!),
+      embedder.modelId,
+      candidates,
+    ]),
     terms.length === 0
       ? Promise.resolve({ rows: [] as Array<{ id: number; score: number }> })
-      : sqlClient.query<{ id: number; score: number }>(LEXICAL, [options.workspaceId, terms.join(' | '), candidates]),
+      : sqlClient.query<{ id: number; score: number }>(LEXICAL, [
+          options.workspaceId,
+          terms.join(' | '),
+          candidates,
+        ]),
   ]);
 
   const fused = new Map<number, { score: number; channels: SearchHit['channels'] }>();
-  const addChannel = (rows: Array<{ id: number; score: number }>, channel: 'vector' | 'lexical', weight: number) => {
+  const addChannel = (
+    rows: Array<{ id: number; score: number }>,
+    channel: 'vector' | 'lexical',
+    weight: number,
+  ) => {
     const scores = rows.map((row) => row.score);
     const min = Math.min(...scores);
     const max = Math.max(...scores);

@@ -122,48 +122,55 @@ export class CorpusStore {
         );
       }
     }
-    return this.sql.transaction(async (tx) => {
-      await ensureWorkspace(tx, input.workspaceId);
-      const upserted = await tx.query<{ id: number; inserted: boolean }>(UPSERT_DOCUMENT, [
-        input.workspaceId,
-        input.sourcePath,
-        input.sourceFile,
-        input.sourceRoot,
-        input.kind,
-        input.title,
-        input.url,
-        input.content,
-        input.contentHash,
-        input.pipelineFingerprint,
-        input.tokenCount,
-        JSON.stringify(input.metadata),
-      ]);
-      const row = upserted.rows[0];
-      if (!row) {
-        return { status: 'unchanged', documentId: null, corpusVersion: await currentVersion(tx, input.workspaceId) };
-      }
-      if (!row.inserted) await tx.query('DELETE FROM rag_chunks WHERE document_id = $1', [row.id]);
-      if (input.chunks.length > 0) {
-        await tx.query(INSERT_CHUNKS, [
-          row.id,
+    return this.sql.transaction(
+      async (tx) => {
+        await ensureWorkspace(tx, input.workspaceId);
+        const upserted = await tx.query<{ id: number; inserted: boolean }>(UPSERT_DOCUMENT, [
           input.workspaceId,
-          input.embeddingModel,
-          input.embeddingDimensions,
-          input.chunks.map((chunk) => chunk.chunkId),
-          input.chunks.map((chunk) => chunk.index),
-          input.chunks.map((chunk) => chunk.text),
-          input.chunks.map((chunk) => chunk.tokenCount),
-          input.chunks.map((chunk) => chunk.start),
-          input.chunks.map((chunk) => chunk.end),
-          input.chunks.map((chunk) => chunk.sectionPath.join(SECTION_SEPARATOR)),
-          input.chunks.map((chunk) => JSON.stringify(chunk.metadata)),
-          input.chunks.map((chunk) => vectorLiteral(chunk.embedding)),
+          input.sourcePath,
+          input.sourceFile,
+          input.sourceRoot,
+          input.kind,
+          input.title,
+          input.url,
+          input.content,
+          input.contentHash,
+          input.pipelineFingerprint,
+          input.tokenCount,
+          JSON.stringify(input.metadata),
         ]);
-      }
-      const corpusVersion = await bumpVersion(tx, input.workspaceId);
-      await tx.query('UPDATE rag_documents SET corpus_version = $2 WHERE id = $1', [row.id, corpusVersion]);
-      return { status: row.inserted ? 'added' : 'updated', documentId: row.id, corpusVersion };
-    }, signal ? { signal } : {});
+        const row = upserted.rows[0];
+        if (!row) {
+          return {
+            status: 'unchanged',
+            documentId: null,
+            corpusVersion: await currentVersion(tx, input.workspaceId),
+          };
+        }
+        if (!row.inserted) await tx.query('DELETE FROM rag_chunks WHERE document_id = $1', [row.id]);
+        if (input.chunks.length > 0) {
+          await tx.query(INSERT_CHUNKS, [
+            row.id,
+            input.workspaceId,
+            input.embeddingModel,
+            input.embeddingDimensions,
+            input.chunks.map((chunk) => chunk.chunkId),
+            input.chunks.map((chunk) => chunk.index),
+            input.chunks.map((chunk) => chunk.text),
+            input.chunks.map((chunk) => chunk.tokenCount),
+            input.chunks.map((chunk) => chunk.start),
+            input.chunks.map((chunk) => chunk.end),
+            input.chunks.map((chunk) => chunk.sectionPath.join(SECTION_SEPARATOR)),
+            input.chunks.map((chunk) => JSON.stringify(chunk.metadata)),
+            input.chunks.map((chunk) => vectorLiteral(chunk.embedding)),
+          ]);
+        }
+        const corpusVersion = await bumpVersion(tx, input.workspaceId);
+        await tx.query('UPDATE rag_documents SET corpus_version = $2 WHERE id = $1', [row.id, corpusVersion]);
+        return { status: row.inserted ? 'added' : 'updated', documentId: row.id, corpusVersion };
+      },
+      signal ? { signal } : {},
+    );
   }
 
   /** Deletes documents (their chunks and graph facts cascade) and bumps the version once. */
@@ -186,11 +193,20 @@ export class CorpusStore {
        ORDER BY source_path`,
       [workspaceId, sourceRoot ?? null],
     );
-    return result.rows.map((row) => ({ id: row.id, sourcePath: row.source_path, sourceFile: row.source_file }));
+    return result.rows.map((row) => ({
+      id: row.id,
+      sourcePath: row.source_path,
+      sourceFile: row.source_file,
+    }));
   }
 
   async stats(workspaceId: string): Promise<CorpusStats> {
-    const result = await this.sql.query<{ corpus_version: number | null; documents: number; chunks: number; tokens: number }>(
+    const result = await this.sql.query<{
+      corpus_version: number | null;
+      documents: number;
+      chunks: number;
+      tokens: number;
+    }>(
       `SELECT (SELECT corpus_version FROM rag_workspaces WHERE id = $1) AS corpus_version,
               (SELECT count(*) FROM rag_documents WHERE workspace_id = $1) AS documents,
               (SELECT count(*) FROM rag_chunks WHERE workspace_id = $1) AS chunks,
@@ -221,9 +237,10 @@ async function bumpVersion(tx: SqlExecutor, workspaceId: string): Promise<number
 }
 
 async function currentVersion(tx: SqlExecutor, workspaceId: string): Promise<number> {
-  const result = await tx.query<{ corpus_version: number }>('SELECT corpus_version FROM rag_workspaces WHERE id = $1', [
-    workspaceId,
-  ]);
+  const result = await tx.query<{ corpus_version: number }>(
+    'SELECT corpus_version FROM rag_workspaces WHERE id = $1',
+    [workspaceId],
+  );
   return result.rows[0]?.corpus_version ?? 0;
 }
 

@@ -4,10 +4,37 @@ import type { Loader } from './loader.js';
 import { markdownDocument } from './markdown.js';
 
 /** Never content: code that runs, styling, and site chrome repeated on every page. */
-const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'nav', 'footer', 'head', 'button', 'form']);
+const SKIPPED = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'iframe',
+  'nav',
+  'footer',
+  'head',
+  'button',
+  'form',
+]);
 const BLOCK = new Set([
-  'p', 'div', 'section', 'article', 'main', 'header', 'aside', 'blockquote', 'figure', 'figcaption',
-  'dl', 'dt', 'dd', 'address', 'details', 'summary', 'hr',
+  'p',
+  'div',
+  'section',
+  'article',
+  'main',
+  'header',
+  'aside',
+  'blockquote',
+  'figure',
+  'figcaption',
+  'dl',
+  'dt',
+  'dd',
+  'address',
+  'details',
+  'summary',
+  'hr',
 ]);
 
 /**
@@ -26,7 +53,12 @@ export const loadHtml: Loader = (input) => {
   );
   const out: string[] = [];
   renderChildren(dom.children, out);
-  const text = out.join('').replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim() + '\n';
+  const text =
+    out
+      .join('')
+      .replace(/[ \t]+\n/g, '\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim() + '\n';
   const htmlTitle = titleElement ? collapse(textOf(titleElement)) : '';
   const url = canonical ? (canonical.attribs.href ?? canonical.attribs.content ?? null) : null;
   const document = markdownDocument({ sourcePath: input.sourcePath, text }, { kind: 'html', url });
@@ -49,14 +81,16 @@ function render(node: ChildNode, out: string[]): void {
   }
   const element = node as Element;
   const name = element.name;
-  if (SKIPPED.has(name) || element.attribs.hidden !== undefined || element.attribs['aria-hidden'] === 'true') return;
+  if (SKIPPED.has(name) || element.attribs.hidden !== undefined || element.attribs['aria-hidden'] === 'true')
+    return;
 
   const heading = /^h([1-6])$/.exec(name);
   if (heading) {
     out.push(`\n\n${'#'.repeat(Number(heading[1]))} ${collapse(textOf(element))}\n\n`);
   } else if (name === 'pre') {
     const code = findFirst(element.children, (child) => child.name === 'code');
-    const language = /(?:language|lang)-([\w+#-]+)/.exec(code?.attribs.class ?? element.attribs.class ?? '')?.[1] ?? '';
+    const language =
+      /(?:language|lang)-([\w+#-]+)/.exec(code?.attribs.class ?? element.attribs.class ?? '')?.[1] ?? '';
     const body = rawText(element).replace(/^\n/, '').replace(/\s+$/, '');
     out.push(`\n\n\`\`\`${language}\n${body}\n\`\`\`\n\n`);
   } else if (name === 'br') {
@@ -66,7 +100,12 @@ function render(node: ChildNode, out: string[]): void {
     out.push(`\n${ordered ? '1.' : '-'} `);
     const inner: string[] = [];
     renderChildren(element.children, inner);
-    out.push(inner.join('').replace(/\s*\n\s*/g, ' ').trim());
+    out.push(
+      inner
+        .join('')
+        .replace(/\s*\n\s*/g, ' ')
+        .trim(),
+    );
     out.push('\n');
   } else if (name === 'ul' || name === 'ol') {
     out.push('\n\n');
@@ -91,15 +130,22 @@ function renderTable(table: Element): string {
   walk(table, (element) => {
     if (element.name !== 'tr') return true;
     const cells = element.children
-      .filter((child): child is Element => child.type === 'tag' && (child.name === 'td' || child.name === 'th'))
+      .filter(
+        (child): child is Element => child.type === 'tag' && (child.name === 'td' || child.name === 'th'),
+      )
       .map((cell) => collapse(textOf(cell)).replace(/\|/g, '\\|'));
-    if (rows.length === headerRows && element.children.some((child) => child.type === 'tag' && child.name === 'th')) headerRows++;
+    if (
+      rows.length === headerRows &&
+      element.children.some((child) => child.type === 'tag' && child.name === 'th')
+    )
+      headerRows++;
     rows.push(cells);
     return false;
   });
   if (rows.length === 0) return '';
   const width = Math.max(...rows.map((row) => row.length));
-  const line = (cells: string[]) => `| ${Array.from({ length: width }, (_, index) => cells[index] ?? '').join(' | ')} |`;
+  const line = (cells: string[]) =>
+    `| ${Array.from({ length: width }, (_, index) => cells[index] ?? '').join(' | ')} |`;
   const lines = rows.map(line);
   lines.splice(Math.max(headerRows, 1), 0, `|${' --- |'.repeat(width)}`);
   return lines.join('\n');

@@ -37,7 +37,9 @@ export const loadJsonRecords: Loader = (input) => {
     if (!list) {
       return {
         documents: [],
-        failures: [failure(input, `expected an array of records with a text field (${TEXT_FIELDS.join('/')})`)],
+        failures: [
+          failure(input, `expected an array of records with a text field (${TEXT_FIELDS.join('/')})`),
+        ],
       };
     }
     list.forEach((value, index) => records.push({ value, position: `record ${index}` }));
@@ -59,12 +61,16 @@ function recordsToDocuments(
       return;
     }
     const record = value as Record<string, unknown>;
-    const textField = TEXT_FIELDS.find((field) => typeof record[field] === 'string' && (record[field] as string).trim());
+    const textField = TEXT_FIELDS.find(
+      (field) => typeof record[field] === 'string' && (record[field] as string).trim(),
+    );
     if (!textField) {
       failures.push(failure(input, `${position}: no non-empty text field (${TEXT_FIELDS.join('/')})`));
       return;
     }
-    const idField = ID_FIELDS.find((field) => typeof record[field] === 'string' || typeof record[field] === 'number');
+    const idField = ID_FIELDS.find(
+      (field) => typeof record[field] === 'string' || typeof record[field] === 'number',
+    );
     const id = idField ? String(record[idField]) : String(index);
     if (seen.has(id)) {
       failures.push(failure(input, `${position}: duplicate record id "${id}"`));
@@ -77,7 +83,10 @@ function recordsToDocuments(
       metadata[key] = field;
     }
     const document = markdownDocument(
-      { sourcePath: `${input.sourcePath}#${id}`, text: (record[textField] as string).replace(/\r\n?/g, '\n') },
+      {
+        sourcePath: `${input.sourcePath}#${id}`,
+        text: (record[textField] as string).replace(/\r\n?/g, '\n'),
+      },
       { kind: 'json-record', sourceFile: input.sourcePath },
     );
     document.title = typeof record.title === 'string' && record.title.trim() ? record.title : document.title;

@@ -108,7 +108,8 @@ export function parseMarkdownBlocks(text: string): Block[] {
       continue;
     }
     if (TABLE_ROW.test(line.text)) extend('table', line);
-    else if (LIST_ITEM.test(line.text) || (open?.type === 'list' && /^\s+\S/.test(line.text))) extend('list', line);
+    else if (LIST_ITEM.test(line.text) || (open?.type === 'list' && /^\s+\S/.test(line.text)))
+      extend('list', line);
     else extend('paragraph', line);
   }
   close();

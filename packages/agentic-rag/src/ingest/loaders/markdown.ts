@@ -9,7 +9,10 @@ const FRONT_MATTER = /^---\n([\s\S]*?)\n---\n?/;
 /** Markdown: optional YAML front matter (title, url, tags...), then the body as blocks. */
 export const loadMarkdown: Loader = (input) => ({ documents: [markdownDocument(input)], failures: [] });
 
-export function markdownDocument(input: LoaderInput, overrides: Partial<LoadedDocument> = {}): LoadedDocument {
+export function markdownDocument(
+  input: LoaderInput,
+  overrides: Partial<LoadedDocument> = {},
+): LoadedDocument {
   let text = input.text;
   let metadata: Record<string, unknown> = {};
   const frontMatter = FRONT_MATTER.exec(text);

@@ -12,5 +12,8 @@ export function looksBinary(bytes: Uint8Array): boolean {
 
 export function titleFromPath(sourcePath: string): string {
   const base = sourcePath.split('/').pop() ?? sourcePath;
-  return base.replace(/\.[^.]+$/, '').replace(/[-_]+/g, ' ').trim();
+  return base
+    .replace(/\.[^.]+$/, '')
+    .replace(/[-_]+/g, ' ')
+    .trim();
 }

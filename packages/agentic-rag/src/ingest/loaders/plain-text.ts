@@ -15,7 +15,10 @@ export const loadPlainText: Loader = (input) => {
     const trimmedEnd = start + raw.trimEnd().length;
     if (trimmedEnd <= start) continue;
     const single = !raw.includes('\n') ? raw.trim() : '';
-    const headingLike = single.length > 0 && single.length <= 80 && (/^[A-Z0-9][A-Z0-9 &/()\-:.,]+$/.test(single) || single.endsWith(':'));
+    const headingLike =
+      single.length > 0 &&
+      single.length <= 80 &&
+      (/^[A-Z0-9][A-Z0-9 &/()\-:.,]+$/.test(single) || single.endsWith(':'));
     blocks.push(
       headingLike
         ? { type: 'heading', start, end: trimmedEnd, level: 2, title: single.replace(/:$/, '') }

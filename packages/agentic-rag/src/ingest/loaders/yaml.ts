@@ -16,7 +16,13 @@ export const loadYaml: Loader = (input) => {
   if (parsed.errors.length > 0) {
     return {
       documents: [],
-      failures: [{ sourcePath: input.sourcePath, code: ErrorCode.PARSE_FAILED, message: `invalid YAML: ${parsed.errors[0]!.message}` }],
+      failures: [
+        {
+          sourcePath: input.sourcePath,
+          code: ErrorCode.PARSE_FAILED,
+          message: `invalid YAML: ${parsed.errors[0]!.message}`,
+        },
+      ],
     };
   }
   const blocks: Block[] = [];
