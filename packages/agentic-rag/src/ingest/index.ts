@@ -11,6 +11,7 @@ export type {
   DocumentOutcome,
   IngestFailure,
   IngestPipelineOptions,
+  IngestStore,
   IngestProgress,
   IngestSourcesOptions,
   IngestSummary,

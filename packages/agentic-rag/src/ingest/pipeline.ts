@@ -11,8 +11,14 @@ import type { LoadedDocument, LoadFailure } from './document.js';
 import { LOADERS, loaderFor, looksBinary, normalizeText, type LoadResult } from './loaders/index.js';
 import { cl100kTokenizer, type Tokenizer } from './tokenizer.js';
 
+/** What the pipeline needs of the store; the benchmark swaps in a naive writer here. */
+export type IngestStore = Pick<
+  CorpusStore,
+  'documentState' | 'writeDocument' | 'listDocuments' | 'deleteDocuments' | 'stats' | 'withBulkLoad'
+>;
+
 export interface IngestPipelineOptions {
-  store: CorpusStore;
+  store: IngestStore;
   embedder: Embedder;
   maxTokens: number;
   overlapTokens: number;
@@ -135,56 +141,58 @@ export class IngestPipeline {
       files: filesTotal,
     });
 
-    for (const { root, files } of roots) {
-      const produced = new Set<string>();
-      const failedFiles = new Set<string>();
-      await runPool(files, this.options.concurrency ?? 4, async (file) => {
-        options.signal?.throwIfAborted();
-        const loaded = await loadFile(file);
-        for (const failure of loaded.failures) {
-          fail(failure);
-          failedFiles.add(file.relativePath);
-        }
-        for (const document of loaded.documents) {
-          produced.add(document.sourcePath);
-          try {
-            const outcome = await this.ingestDocument(options.workspaceId, root, document, options.signal);
-            summary.documents[outcome.status]++;
-            summary.chunks += outcome.chunks;
-            summary.tokens += outcome.tokens;
-          } catch (error) {
-            const ragError = toRagError(error);
-            if (ragError.code === ErrorCode.ABORTED || options.signal?.aborted) throw ragError;
-            // A dead store or embedder fails every document the same way: stop instead of
-            // reporting the same error for each of them.
-            if (
-              ragError.code === ErrorCode.STORE_UNAVAILABLE ||
-              ragError.code === ErrorCode.EMBEDDING_DIMENSION_MISMATCH
-            ) {
-              throw ragError;
-            }
-            fail({ sourcePath: document.sourcePath, code: ragError.code, message: ragError.message });
+    await this.options.store.withBulkLoad(filesTotal, async () => {
+      for (const { root, files } of roots) {
+        const produced = new Set<string>();
+        const failedFiles = new Set<string>();
+        await runPool(files, this.options.concurrency ?? 4, async (file) => {
+          options.signal?.throwIfAborted();
+          const loaded = await loadFile(file);
+          for (const failure of loaded.failures) {
+            fail(failure);
             failedFiles.add(file.relativePath);
           }
-        }
-        summary.files++;
-        filesDone++;
-        options.onProgress?.({
-          filesTotal,
-          filesDone,
-          currentFile: file.relativePath,
-          chunks: summary.chunks,
+          for (const document of loaded.documents) {
+            produced.add(document.sourcePath);
+            try {
+              const outcome = await this.ingestDocument(options.workspaceId, root, document, options.signal);
+              summary.documents[outcome.status]++;
+              summary.chunks += outcome.chunks;
+              summary.tokens += outcome.tokens;
+            } catch (error) {
+              const ragError = toRagError(error);
+              if (ragError.code === ErrorCode.ABORTED || options.signal?.aborted) throw ragError;
+              // A dead store or embedder fails every document the same way: stop instead of
+              // reporting the same error for each of them.
+              if (
+                ragError.code === ErrorCode.STORE_UNAVAILABLE ||
+                ragError.code === ErrorCode.EMBEDDING_DIMENSION_MISMATCH
+              ) {
+                throw ragError;
+              }
+              fail({ sourcePath: document.sourcePath, code: ragError.code, message: ragError.message });
+              failedFiles.add(file.relativePath);
+            }
+          }
+          summary.files++;
+          filesDone++;
+          options.onProgress?.({
+            filesTotal,
+            filesDone,
+            currentFile: file.relativePath,
+            chunks: summary.chunks,
+          });
         });
-      });
 
-      if (options.prune) {
-        const stored = await this.options.store.listDocuments(options.workspaceId, root);
-        const gone = stored
-          .filter((document) => !produced.has(document.sourcePath) && !failedFiles.has(document.sourceFile))
-          .map((document) => document.sourcePath);
-        summary.documents.removed += await this.options.store.deleteDocuments(options.workspaceId, gone);
+        if (options.prune) {
+          const stored = await this.options.store.listDocuments(options.workspaceId, root);
+          const gone = stored
+            .filter((document) => !produced.has(document.sourcePath) && !failedFiles.has(document.sourceFile))
+            .map((document) => document.sourcePath);
+          summary.documents.removed += await this.options.store.deleteDocuments(options.workspaceId, gone);
+        }
       }
-    }
+    });
 
     const stats = await this.options.store.stats(options.workspaceId);
     summary.corpusVersion = stats.corpusVersion;

@@ -7,20 +7,42 @@ export interface Tokenizer {
   count(text: string): number;
 }
 
+const CACHE_LIMIT = 200_000;
+const CACHEABLE_PIECE_LENGTH = 64;
+
 let shared: Tokenizer | undefined;
 
 /**
- * cl100k_base: the encoding of the OpenAI embedding and chat models; close enough for the
- * budgets of other models too. The ranks ship inside js-tiktoken, so this works offline.
+ * cl100k_base: the encoding of the OpenAI embedding and chat models, close enough for the budgets
+ * of other models too; its ranks ship inside js-tiktoken, so this works offline.
+ *
+ * tiktoken splits text with a regex and byte-pair-encodes each piece on its own, so a text's count
+ * is the sum of its pieces' counts. Words repeat (Zipf), so memoising per piece makes counting
+ * several times faster than encoding whole texts, with exactly the same result.
  */
 export function cl100kTokenizer(): Tokenizer {
-  if (!shared) {
-    const encoding = new Tiktoken(cl100k_base);
-    shared = {
-      name: 'cl100k_base',
-      // disallowedSpecial empty: a document that contains "<|endoftext|>" is text, not a control token.
-      count: (text) => (text.length === 0 ? 0 : encoding.encode(text, [], []).length),
-    };
-  }
+  if (shared) return shared;
+  const encoding = new Tiktoken(cl100k_base);
+  const pieces = new RegExp(cl100k_base.pat_str, 'gu');
+  const cache = new Map<string, number>();
+  const countPiece = (piece: string): number => {
+    const cached = cache.get(piece);
+    if (cached !== undefined) return cached;
+    // Empty allowed and disallowed special sets: "<|endoftext|>" in a document is text.
+    const count = encoding.encode(piece, [], []).length;
+    if (piece.length <= CACHEABLE_PIECE_LENGTH) {
+      if (cache.size >= CACHE_LIMIT) cache.clear();
+      cache.set(piece, count);
+    }
+    return count;
+  };
+  shared = {
+    name: 'cl100k_base',
+    count(text) {
+      let total = 0;
+      for (const match of text.matchAll(pieces)) total += countPiece(match[0]);
+      return total;
+    },
+  };
   return shared;
 }

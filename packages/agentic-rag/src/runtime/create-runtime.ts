@@ -34,6 +34,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
     const embedder = options.embedder ?? createEmbedder(config, logger);
     const store = new CorpusStore(sql);
     await store.assertEmbeddingDimensions(embedder.modelId, embedder.dimensions);
+    await store.ensureVectorIndex();
     const pipeline = new IngestPipeline({
       store,
       embedder,

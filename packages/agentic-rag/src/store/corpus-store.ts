@@ -61,6 +61,16 @@ export interface CorpusStats {
   tokens: number;
 }
 
+/**
+ * Must stay identical to the index created by migrations/2026-01-03_agentic_rag.sql: bulk loads
+ * into PGlite drop it and build it again afterwards (see withBulkLoad).
+ */
+const VECTOR_INDEX_DDL =
+  'CREATE INDEX IF NOT EXISTS rag_chunks_embedding_idx ON rag_chunks USING hnsw (embedding vector_cosine_ops)';
+
+/** Bulk loads smaller than this many documents keep the vector index live. */
+const BULK_LOAD_MIN_DOCUMENTS = 100;
+
 /** Keeps the section trail in one text column, which the generated tsvector can index. */
 export const SECTION_SEPARATOR = ' > ';
 
@@ -101,6 +111,29 @@ export class CorpusStore {
         { details: { column, embedder: dimensions } },
       );
     }
+  }
+
+  /**
+   * Runs a load of `documents` documents. On PGlite, inserting into a live HNSW index costs
+   * several times more than building it once afterwards, so a load that at least doubles the
+   * database drops the index first and rebuilds it at the end. Searches in between stay correct
+   * (pgvector falls back to an exact scan). Postgres keeps its index live for concurrent readers.
+   */
+  async withBulkLoad<T>(documents: number, work: () => Promise<T>): Promise<T> {
+    if (this.sql.backend !== 'pglite' || documents < BULK_LOAD_MIN_DOCUMENTS) return work();
+    const existing = await this.sql.query<{ n: number }>('SELECT count(*) AS n FROM rag_documents');
+    if (documents < existing.rows[0]!.n) return work();
+    await this.sql.query('DROP INDEX IF EXISTS rag_chunks_embedding_idx');
+    try {
+      return await work();
+    } finally {
+      await this.ensureVectorIndex();
+    }
+  }
+
+  /** Recreates the vector index if a bulk load was interrupted before rebuilding it. */
+  async ensureVectorIndex(): Promise<void> {
+    await this.sql.query(VECTOR_INDEX_DDL);
   }
 
   async documentState(workspaceId: string, sourcePath: string): Promise<DocumentState | null> {
