@@ -7,6 +7,6 @@ export default defineConfig({
     // PGlite boots a WASM Postgres per test file (~3 s) and CI shares two cores.
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    reporters: ['default'],
+    reporters: ['default', './test/summary-reporter.ts'],
   },
 });
