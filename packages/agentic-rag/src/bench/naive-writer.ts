@@ -1,7 +1,7 @@
 import type { Sql } from '../db/index.js';
 import type { IngestStore } from '../ingest/index.js';
 import type { CorpusStore, WriteDocumentInput, WriteDocumentResult } from '../store/index.js';
-import { vectorLiteral } from '../store/index.js';
+import { documentRowParams, vectorLiteral } from '../store/index.js';
 
 /**
  * The baseline the benchmark compares against: what a first implementation usually does — one
@@ -23,20 +23,7 @@ export function naiveWriter(sql: Sql, store: CorpusStore): IngestStore {
         `INSERT INTO rag_documents (workspace_id, source_path, source_file, source_root, source_kind, title, url, content,
            content_hash, pipeline_fingerprint, token_count, corpus_version, metadata)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 0, $12::jsonb) RETURNING id`,
-        [
-          input.workspaceId,
-          input.sourcePath,
-          input.sourceFile,
-          input.sourceRoot,
-          input.kind,
-          input.title,
-          input.url,
-          input.content,
-          input.contentHash,
-          input.pipelineFingerprint,
-          input.tokenCount,
-          JSON.stringify(input.metadata),
-        ],
+        documentRowParams(input),
       );
       const documentId = document.rows[0]!.id;
       for (const chunk of input.chunks) {

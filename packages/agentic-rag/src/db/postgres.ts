@@ -18,8 +18,9 @@ const typeParsers = {
   },
 };
 
-class PgClientExecutor implements SqlExecutor {
-  constructor(private readonly client: pg.PoolClient) {}
+/** Statements on the pool (any free connection) or on one checked-out client (a transaction). */
+class PgExecutor implements SqlExecutor {
+  constructor(private readonly target: pg.Pool | pg.PoolClient) {}
 
   async query<Row extends SqlRow = SqlRow>(
     text: string,
@@ -28,7 +29,7 @@ class PgClientExecutor implements SqlExecutor {
   ): Promise<QueryResult<Row>> {
     options.signal?.throwIfAborted();
     try {
-      const result = await this.client.query<Row>({ text, values: [...params], types: typeParsers });
+      const result = await this.target.query<Row>({ text, values: [...params], types: typeParsers });
       return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
     } catch (error) {
       throw translateDatabaseError(error);
@@ -37,7 +38,7 @@ class PgClientExecutor implements SqlExecutor {
 
   async exec(script: string): Promise<void> {
     try {
-      await this.client.query(script);
+      await this.target.query(script);
     } catch (error) {
       throw translateDatabaseError(error);
     }
@@ -48,6 +49,7 @@ class PgClientExecutor implements SqlExecutor {
 export class PostgresSql implements Sql {
   readonly backend = 'postgres' as const;
   private readonly pool: pg.Pool;
+  private readonly executor: PgExecutor;
 
   constructor(options: PostgresSqlOptions) {
     this.pool = new pg.Pool({
@@ -57,28 +59,19 @@ export class PostgresSql implements Sql {
     });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     this.pool.on('error', () => {});
+    this.executor = new PgExecutor(this.pool);
   }
 
-  async query<Row extends SqlRow = SqlRow>(
+  query<Row extends SqlRow = SqlRow>(
     text: string,
-    params: readonly unknown[] = [],
-    options: QueryOptions = {},
+    params?: readonly unknown[],
+    options?: QueryOptions,
   ): Promise<QueryResult<Row>> {
-    options.signal?.throwIfAborted();
-    try {
-      const result = await this.pool.query<Row>({ text, values: [...params], types: typeParsers });
-      return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
-    } catch (error) {
-      throw translateDatabaseError(error);
-    }
+    return this.executor.query<Row>(text, params, options);
   }
 
-  async exec(script: string): Promise<void> {
-    try {
-      await this.pool.query(script);
-    } catch (error) {
-      throw translateDatabaseError(error);
-    }
+  exec(script: string): Promise<void> {
+    return this.executor.exec(script);
   }
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>, options: QueryOptions = {}): Promise<T> {
@@ -92,7 +85,7 @@ export class PostgresSql implements Sql {
     let broken = false;
     try {
       await client.query('BEGIN');
-      const result = await work(new PgClientExecutor(client));
+      const result = await work(new PgExecutor(client));
       await client.query('COMMIT');
       return result;
     } catch (error) {

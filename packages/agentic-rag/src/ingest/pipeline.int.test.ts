@@ -133,11 +133,7 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
       [workspace],
     );
     expect(mismatched.rows).toEqual([]);
-    const total = await sql.query<{ n: number }>(
-      'SELECT count(*) AS n FROM rag_chunks WHERE workspace_id = $1',
-      [workspace],
-    );
-    expect(total.rows[0]!.n).toBeGreaterThanOrEqual(5);
+    expect((await store.stats(workspace)).chunks).toBeGreaterThanOrEqual(5);
   });
 
   it('replaces a changed document: new chunks, no orphans, corpus version bumped once', async () => {
@@ -256,11 +252,7 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
       [workspace],
     );
     expect(duplicates.rowCount).toBe(0);
-    const documents = await sql.query<{ n: number }>(
-      'SELECT count(*) AS n FROM rag_documents WHERE workspace_id = $1',
-      [workspace],
-    );
-    expect(documents.rows[0]!.n).toBe(5);
+    expect((await store.stats(workspace)).documents).toBe(5);
   });
 
   it('stores the embedding model and dimension with every chunk, as vector and as real[]', async () => {

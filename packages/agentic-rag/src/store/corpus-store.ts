@@ -158,20 +158,10 @@ export class CorpusStore {
     return this.sql.transaction(
       async (tx) => {
         await ensureWorkspace(tx, input.workspaceId);
-        const upserted = await tx.query<{ id: number; inserted: boolean }>(UPSERT_DOCUMENT, [
-          input.workspaceId,
-          input.sourcePath,
-          input.sourceFile,
-          input.sourceRoot,
-          input.kind,
-          input.title,
-          input.url,
-          input.content,
-          input.contentHash,
-          input.pipelineFingerprint,
-          input.tokenCount,
-          JSON.stringify(input.metadata),
-        ]);
+        const upserted = await tx.query<{ id: number; inserted: boolean }>(
+          UPSERT_DOCUMENT,
+          documentRowParams(input),
+        );
         const row = upserted.rows[0];
         if (!row) {
           return {
@@ -275,6 +265,24 @@ async function currentVersion(tx: SqlExecutor, workspaceId: string): Promise<num
     [workspaceId],
   );
   return result.rows[0]?.corpus_version ?? 0;
+}
+
+/** Parameters $1..$12 of a document row, in the column order of upsert-document.sql. */
+export function documentRowParams(input: WriteDocumentInput): unknown[] {
+  return [
+    input.workspaceId,
+    input.sourcePath,
+    input.sourceFile,
+    input.sourceRoot,
+    input.kind,
+    input.title,
+    input.url,
+    input.content,
+    input.contentHash,
+    input.pipelineFingerprint,
+    input.tokenCount,
+    JSON.stringify(input.metadata),
+  ];
 }
 
 /** pgvector's text form. Eight significant digits is more than float4 keeps. */

@@ -1,4 +1,4 @@
-export { CorpusStore, SECTION_SEPARATOR, vectorLiteral } from './corpus-store.js';
+export { CorpusStore, documentRowParams, SECTION_SEPARATOR, vectorLiteral } from './corpus-store.js';
 export type {
   CorpusStats,
   DocumentState,
