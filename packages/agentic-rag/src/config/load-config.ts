@@ -26,7 +26,7 @@ export function loadConfig(env: Env): Config {
       const accepted = field?.description ?? 'a valid value';
       const shown = (SECRET_KEYS as readonly string[]).includes(key)
         ? '<redacted>'
-        : JSON.stringify(input[key]);
+        : JSON.stringify(redactUserInfo(input[key] ?? ''));
       lines.set(key, `${key}=${shown} is invalid: expected ${accepted}`);
     }
     throw new RagError(ErrorCode.INVALID_CONFIG, [...lines.values()].join('\n'), {
@@ -59,6 +59,11 @@ function crossFieldProblems(config: Config): string[] {
     if (!config.RAG_LLM_MODEL) problems.push('RAG_LLM_MODEL is required when RAG_LLM=openai');
   }
   return problems;
+}
+
+/** Hides the password of anything URL-shaped, even a URL too malformed to parse. */
+function redactUserInfo(value: string): string {
+  return value.replace(/(\/\/[^/@\s:]*:)[^/@\s]*@/, '$1<redacted>@');
 }
 
 /** A copy that is safe to log: secrets replaced, passwords stripped from URLs. */

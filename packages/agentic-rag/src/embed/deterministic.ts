@@ -1,3 +1,4 @@
+import { ErrorCode, RagError } from '../errors/index.js';
 import type { EmbedOptions, EmbedResult, Embedder } from './embedder.js';
 import { identifierParts, stem, STOPWORDS, wordsOf } from './text-features.js';
 
@@ -28,9 +29,9 @@ export class DeterministicEmbedder implements Embedder {
     this.modelId = `deterministic-hash-v1`;
   }
 
-  embed(options: EmbedOptions): Promise<EmbedResult> {
-    options.signal?.throwIfAborted();
-    return Promise.resolve({ embeddings: options.texts.map((text) => this.embedOne(text)) });
+  async embed(options: EmbedOptions): Promise<EmbedResult> {
+    if (options.signal?.aborted) throw new RagError(ErrorCode.ABORTED, 'embedding aborted');
+    return { embeddings: options.texts.map((text) => this.embedOne(text)) };
   }
 
   embedOne(text: string): number[] {

@@ -1,7 +1,7 @@
 /**
- * Text normalisation shared by the offline embedder (and, later, lexical helpers): lower case,
- * accents folded, split on anything that is not a letter or digit, with a light suffix stemmer
- * so that "locations"/"location" and "updating"/"update" meet.
+ * Words of a text for the offline embedder: lower case, accents folded, split on anything that
+ * is not a letter or digit (numbers keep their dots: "3.2"). Split identifiers first with
+ * identifierParts() if "createLocation" should read as "create location".
  */
 export function wordsOf(text: string): string[] {
   return (
@@ -9,11 +9,11 @@ export function wordsOf(text: string): string[] {
       .normalize('NFKD')
       .replace(/[\u0300-\u036f]/g, '')
       .toLowerCase()
-      // Split camelCase and snake_case identifiers too: createLocation -> create location.
       .match(/[a-z]+|\d+(?:\.\d+)*/g) ?? []
   );
 }
 
+/** "createLocation" -> "create Location", "rate_card" -> "rate card". */
 export function identifierParts(text: string): string {
   return text.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ');
 }
@@ -28,20 +28,32 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
-/** Conservative suffix stripping: merges inflections, never turns two different words into one stem it shouldn't. */
+/**
+ * Conservative suffix stripping, then a final silent "e": "update", "updates", "updated" and
+ * "updating" all become "updat"; "services" and "service" become "servic". A stem only has to be
+ * the same for inflections of one word, not readable.
+ */
 export function stem(word: string): string {
   if (word.length <= 3 || /\d/.test(word)) return word;
+  return dropFinalE(stripSuffix(word));
+}
+
+function stripSuffix(word: string): string {
   if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
   if (word.endsWith('sses')) return word.slice(0, -2);
-  if (word.endsWith('ing') && word.length > 5) return trimDouble(word.slice(0, -3));
-  if (word.endsWith('ed') && word.length > 4) return trimDouble(word.slice(0, -2));
-  if (word.endsWith('es') && /(?:ch|sh|x|z)es$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith('ing') && word.length > 5) return undouble(word.slice(0, -3));
+  if (word.endsWith('ed') && word.length > 4) return undouble(word.slice(0, -2));
+  if (/(?:ch|sh|x|z)es$/.test(word)) return word.slice(0, -2);
   if (word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is'))
     return word.slice(0, -1);
   return word;
 }
 
-function trimDouble(word: string): string {
-  // "mapped" -> "mapp" -> "map"; "modelling" -> "modell" -> "model"
-  return /([bdfglmnprt])\1$/.test(word) ? word.slice(0, -1) : word.replace(/e$/, '');
+function dropFinalE(word: string): string {
+  return word.length > 4 && word.endsWith('e') ? word.slice(0, -1) : word;
+}
+
+/** "mapped" -> "mapp" -> "map"; "modelling" -> "modell" -> "model". */
+function undouble(word: string): string {
+  return /([bdfglmnprt])\1$/.test(word) ? word.slice(0, -1) : word;
 }

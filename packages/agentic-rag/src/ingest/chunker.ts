@@ -4,8 +4,10 @@ import type { Tokenizer } from './tokenizer.js';
 export interface ChunkerOptions {
   tokenizer: Tokenizer;
   /**
-   * Upper bound on a chunk's tokens. Oversized blocks are cut a little below it so their section
-   * heading still fits; only a heading trail longer than that reserve can push a chunk past it.
+   * Upper bound on a chunk's tokens. Two documented exceptions, both small: the heading lines that
+   * open a chunk may push it past the bound when the block under them fits alone but not with
+   * them; and a document ending in headings with nothing under them, when those do not fit into
+   * the previous chunk, ends with a heading-only chunk.
    */
   maxTokens: number;
   /** Tokens of the previous chunk repeated at the start of the next one within a section. */
@@ -55,59 +57,95 @@ const LINE_SPLIT: ReadonlySet<BlockType> = new Set(['code', 'math', 'table', 'li
 export function chunkText(text: string, blocks: readonly Block[], options: ChunkerOptions): Chunk[] {
   const { tokenizer, maxTokens, overlapTokens } = options;
   const minTokens = options.minTokens ?? Math.floor(maxTokens / 4);
-  const units = toUnits(text, blocks, tokenizer, Math.max(1, maxTokens - headingReserve(maxTokens)));
+  const queue = toUnits(text, blocks, tokenizer, maxTokens);
   const chunks: Chunk[] = [];
+  const countRange = (from: number, to: number) => (to > from ? tokenizer.count(text.slice(from, to)) : 0);
+  const hasContent = (open: OpenChunk | null) => open?.units.some((unit) => unit.type !== 'heading') ?? false;
 
-  let current: OpenChunk | null = null;
-
-  const flush = () => {
-    if (!current || !current.fresh) return;
-    const last = current.units[current.units.length - 1]!;
-    const start = current.start;
-    const end = last.end;
-    const slice = text.slice(start, end);
-    const firstContent = current.units.find((unit) => unit.type !== 'heading') ?? last;
-    const blockTypes = [...new Set(current.units.map((unit) => unit.type))];
+  const emit = (open: OpenChunk) => {
+    const last = open.units[open.units.length - 1]!;
+    const slice = text.slice(open.start, last.end);
+    const firstContent = open.units.find((unit) => unit.type !== 'heading') ?? last;
     chunks.push({
       index: chunks.length,
       text: slice,
-      start,
-      end,
+      start: open.start,
+      end: last.end,
       tokenCount: tokenizer.count(slice),
       sectionPath: firstContent.path,
       metadata: {
-        blockTypes,
-        ...(current.units.some((unit) => unit.splitAtomic) ? { splitAtomicBlock: true as const } : {}),
+        blockTypes: [...new Set(open.units.map((unit) => unit.type))],
+        ...(open.units.some((unit) => unit.splitAtomic) ? { splitAtomicBlock: true as const } : {}),
       },
     });
   };
 
-  for (const unit of units) {
-    if (
-      current &&
-      unit.type === 'heading' &&
-      current.units.some((u) => u.type !== 'heading') &&
-      current.tokens >= minTokens
+  /**
+   * Emits the open chunk. The running count adds blocks and the gaps between them separately,
+   * which can differ from the count of the joined text by a token or two at the seams; units
+   * that would push the real count past the budget go back to the queue for the next chunk.
+   */
+  const flush = (open: OpenChunk, position: number): number => {
+    let returned = 0;
+    while (
+      open.units.length > 1 &&
+      hasContent({ ...open, units: open.units.slice(0, -1) }) &&
+      countRange(open.start, open.units[open.units.length - 1]!.end) > maxTokens
     ) {
-      flush();
-      current = null;
+      queue.splice(position, 0, open.units.pop()!);
+      returned++;
     }
-    // A chunk holding only headings is never emitted alone: the heading goes with what follows.
-    const hasContent = current?.units.some((u) => u.type !== 'heading') ?? false;
-    if (current && hasContent && current.tokens + unit.tokens + 1 > maxTokens) {
-      flush();
-      const overlap: OpenChunk | null =
-        unit.type === 'heading' ? null : overlapFrom(current, text, tokenizer, overlapTokens);
-      current = overlap && overlap.tokens + unit.tokens + 1 <= maxTokens ? overlap : null;
+    emit(open);
+    return returned;
+  };
+
+  let current: OpenChunk | null = null;
+  let position = 0;
+  for (;;) {
+    while (position < queue.length) {
+      const unit = queue[position]!;
+      if (current && hasContent(current)) {
+        const lastEnd = current.units[current.units.length - 1]!.end;
+        const needed = current.tokens + countRange(lastEnd, unit.start) + unit.tokens;
+        const sectionDone = unit.type === 'heading' && current.tokens >= minTokens;
+        if (sectionDone || needed > maxTokens) {
+          const returned = flush(current, position);
+          const overlap: OpenChunk | null =
+            returned > 0 || unit.type === 'heading'
+              ? null
+              : overlapFrom(current, text, tokenizer, overlapTokens);
+          current =
+            overlap &&
+            overlap.tokens + countRange(overlap.units.at(-1)!.end, unit.start) + unit.tokens <= maxTokens
+              ? overlap
+              : null;
+          if (returned > 0) continue;
+        }
+      }
+      if (!current) current = { units: [unit], start: unit.start, tokens: unit.tokens, fresh: true };
+      else {
+        current.tokens += countRange(current.units[current.units.length - 1]!.end, unit.start) + unit.tokens;
+        current.units.push(unit);
+        current.fresh = true;
+      }
+      position++;
     }
-    if (!current) current = { units: [unit], start: unit.start, tokens: unit.tokens, fresh: true };
-    else {
-      current.units.push(unit);
-      current.tokens += unit.tokens + 1;
-      current.fresh = true;
+    if (!current?.fresh) break;
+    const previous = chunks[chunks.length - 1];
+    const end = current.units[current.units.length - 1]!.end;
+    if (!hasContent(current) && previous && countRange(previous.start, end) <= maxTokens) {
+      // Headings with nothing under them join the chunk before instead of standing alone.
+      previous.text = text.slice(previous.start, end);
+      previous.end = end;
+      previous.tokenCount = tokenizer.count(previous.text);
+      if (!previous.metadata.blockTypes.includes('heading')) previous.metadata.blockTypes.push('heading');
+      break;
     }
+    const returned = flush(current, queue.length);
+    current = null;
+    // Units flush() handed back are packed into the next chunk(s).
+    if (returned === 0) break;
   }
-  flush();
   return chunks;
 }
 
@@ -128,10 +166,10 @@ function overlapFrom(chunk: OpenChunk, text: string, tokenizer: Tokenizer, budge
   let bestUnits: Unit[] = [];
   for (let index = units.length - 1; index >= 0; index--) {
     const unit = units[index]!;
-    if (unit.type === 'heading') break;
-    const points = ATOMIC.has(unit.type) ? [unit.start] : [...unit.resumePoints].reverse();
+    // Overlap is prose or list lines: it stops at a heading and never repeats code, math or tables.
+    if (unit.type === 'heading' || ATOMIC.has(unit.type)) break;
     let fits = true;
-    for (const point of points) {
+    for (const point of [...unit.resumePoints].reverse()) {
       if (point <= chunk.start) break; // the whole chunk again is no overlap
       if (tokenizer.count(text.slice(point, end)) > budget) {
         fits = false;
@@ -140,7 +178,7 @@ function overlapFrom(chunk: OpenChunk, text: string, tokenizer: Tokenizer, budge
       best = point;
       bestUnits = units.slice(index);
     }
-    if (!fits || ATOMIC.has(unit.type)) break;
+    if (!fits) break;
   }
   if (best === null) return null;
   const start = best;
@@ -148,22 +186,21 @@ function overlapFrom(chunk: OpenChunk, text: string, tokenizer: Tokenizer, budge
   return { units: carried, start, tokens: tokenizer.count(text.slice(start, end)), fresh: false };
 }
 
-/** Room kept free in pieces of a cut block for the heading that opens their chunk. */
-function headingReserve(maxTokens: number): number {
-  return Math.min(32, Math.floor(maxTokens / 8));
-}
-
-function toUnits(text: string, blocks: readonly Block[], tokenizer: Tokenizer, pieceTokens: number): Unit[] {
+function toUnits(text: string, blocks: readonly Block[], tokenizer: Tokenizer, maxTokens: number): Unit[] {
   const units: Unit[] = [];
+  const headings: Array<{ level: number; title: string }> = [];
   let path: string[] = [];
   for (const block of blocks) {
     if (block.end <= block.start || text.slice(block.start, block.end).trim() === '') continue;
     if (block.type === 'heading') {
+      // A heading closes every open heading of its level or deeper, even when levels are skipped.
       const level = block.level ?? 1;
-      path = [...path.slice(0, level - 1), block.title ?? text.slice(block.start, block.end).trim()];
+      while (headings.length > 0 && headings[headings.length - 1]!.level >= level) headings.pop();
+      headings.push({ level, title: block.title ?? text.slice(block.start, block.end).trim() });
+      path = headings.map((heading) => heading.title);
     }
     const tokens = tokenizer.count(text.slice(block.start, block.end));
-    if (tokens <= pieceTokens || block.type === 'heading') {
+    if (tokens <= maxTokens || block.type === 'heading') {
       units.push({
         type: block.type,
         start: block.start,
@@ -175,14 +212,20 @@ function toUnits(text: string, blocks: readonly Block[], tokenizer: Tokenizer, p
       });
       continue;
     }
-    for (const piece of splitOversized(text, block, tokenizer, pieceTokens)) {
+    // Too big for one chunk: its sentences (or lines) become units of their own, and the packer
+    // fills chunks with them, overlap included, as it does with small blocks.
+    for (const piece of splitOversized(text, block, tokenizer, maxTokens)) {
       units.push({
         type: block.type,
         start: piece.start,
         end: piece.end,
         tokens: piece.tokens,
         path,
-        resumePoints: resumePoints(text, piece.start, piece.end, block.type),
+        // Overlap may start at a piece only where a sentence or line starts, not mid-sentence.
+        resumePoints:
+          piece.start === block.start || /(?:[.!?]["')\]]?\s+|\n)$/.test(text.slice(0, piece.start))
+            ? [piece.start]
+            : [],
         splitAtomic: ATOMIC.has(block.type),
       });
     }
@@ -205,14 +248,15 @@ interface Piece {
   tokens: number;
 }
 
+const SENTENCE_END = /[.!?]["')\]]?\s+/g;
+
 /**
- * Cuts one block that alone exceeds the budget: at line boundaries for code, math, tables and
- * lists; at sentence, then word boundaries for prose; mid-word only for a run with no spaces.
+ * Cuts one block that alone exceeds the budget into its natural parts: lines for code, math,
+ * tables and lists; sentences for prose. A part still too big is cut at line, then word
+ * boundaries, and mid-word only for a run with no spaces.
  */
 function splitOversized(text: string, block: Block, tokenizer: Tokenizer, maxTokens: number): Piece[] {
-  const levels: RegExp[] = LINE_SPLIT.has(block.type)
-    ? [/\n/g, /\s+/g]
-    : [/[.!?]["')\]]?\s+/g, /\n/g, /\s+/g];
+  const levels: RegExp[] = LINE_SPLIT.has(block.type) ? [/\n/g, /\s+/g] : [SENTENCE_END, /\n/g, /\s+/g];
   return splitRange(text, block.start, block.end, levels, tokenizer, maxTokens);
 }
 
@@ -224,54 +268,24 @@ function splitRange(
   tokenizer: Tokenizer,
   maxTokens: number,
 ): Piece[] {
-  const tokens = tokenizer.count(text.slice(start, end));
-  if (tokens <= maxTokens) return [{ start, end, tokens }];
   const [level, ...finer] = levels;
   if (!level) return hardSplit(text, start, end, tokenizer, maxTokens);
-
-  const cuts: number[] = [];
-  for (const match of text.slice(start, end).matchAll(level))
-    cuts.push(start + match.index + match[0].length);
-  const segments: Array<[number, number]> = [];
-  let segmentStart = start;
-  for (const cut of cuts) {
-    if (cut > segmentStart && cut < end) {
-      segments.push([segmentStart, cut]);
-      segmentStart = cut;
-    }
-  }
-  segments.push([segmentStart, end]);
-  if (segments.length === 1) return splitRange(text, start, end, finer, tokenizer, maxTokens);
-
   const pieces: Piece[] = [];
-  let pieceStart = -1;
-  let pieceEnd = -1;
-  let pieceTokens = 0;
-  const pushPiece = () => {
-    if (pieceStart < 0) return;
-    const trimmedEnd = pieceStart + text.slice(pieceStart, pieceEnd).trimEnd().length;
-    pieces.push({
-      start: pieceStart,
-      end: trimmedEnd,
-      tokens: tokenizer.count(text.slice(pieceStart, trimmedEnd)),
-    });
-    pieceStart = -1;
-    pieceTokens = 0;
-  };
-  for (const [segmentFrom, segmentTo] of segments) {
-    const segmentTokens = tokenizer.count(text.slice(segmentFrom, segmentTo));
-    if (segmentTokens > maxTokens) {
-      pushPiece();
-      pieces.push(...splitRange(text, segmentFrom, segmentTo, finer, tokenizer, maxTokens));
-      continue;
+  let segmentStart = start;
+  const cuts = [...text.slice(start, end).matchAll(level)].map(
+    (match) => start + match.index + match[0].length,
+  );
+  for (const cut of [...cuts, end]) {
+    if (cut <= segmentStart) continue;
+    const segmentEnd = segmentStart + text.slice(segmentStart, Math.min(cut, end)).trimEnd().length;
+    if (segmentEnd > segmentStart) {
+      const tokens = tokenizer.count(text.slice(segmentStart, segmentEnd));
+      if (tokens <= maxTokens) pieces.push({ start: segmentStart, end: segmentEnd, tokens });
+      else pieces.push(...splitRange(text, segmentStart, segmentEnd, finer, tokenizer, maxTokens));
     }
-    if (pieceStart >= 0 && pieceTokens + segmentTokens > maxTokens) pushPiece();
-    if (pieceStart < 0) pieceStart = segmentFrom;
-    pieceEnd = segmentTo;
-    pieceTokens += segmentTokens;
+    segmentStart = cut;
   }
-  pushPiece();
-  return pieces.filter((piece) => piece.end > piece.start);
+  return pieces;
 }
 
 /** Last resort for a run without spaces: the longest prefix within budget, by binary search. */

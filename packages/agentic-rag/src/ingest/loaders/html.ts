@@ -100,11 +100,10 @@ function render(node: ChildNode, out: string[]): void {
     out.push(`\n${ordered ? '1.' : '-'} `);
     const inner: string[] = [];
     renderChildren(element.children, inner);
+    const item = inner.join('');
+    // A code block inside an item keeps its lines; anything else is folded onto the item's line.
     out.push(
-      inner
-        .join('')
-        .replace(/\s*\n\s*/g, ' ')
-        .trim(),
+      item.includes('```') ? item.trim().replace(/\n{3,}/g, '\n\n') : item.replace(/\s*\n\s*/g, ' ').trim(),
     );
     out.push('\n');
   } else if (name === 'ul' || name === 'ol') {

@@ -17,7 +17,8 @@ export const loadJsonRecords: Loader = (input) => {
   const failures: LoadFailure[] = [];
   const records: Array<{ value: unknown; position: string }> = [];
 
-  if (input.sourcePath.endsWith('.jsonl') || input.sourcePath.endsWith('.ndjson')) {
+  const lowerPath = input.sourcePath.toLowerCase();
+  if (lowerPath.endsWith('.jsonl') || lowerPath.endsWith('.ndjson')) {
     input.text.split('\n').forEach((line, index) => {
       if (line.trim() === '') return;
       try {

@@ -8,7 +8,9 @@ import { titleFromPath } from './normalize.js';
  */
 export const loadPlainText: Loader = (input) => {
   const blocks: Block[] = [];
-  const pattern = /[^\n](?:[\s\S]*?)(?=\n[ \t]*\n|$)/g;
+  // A paragraph starts at its first visible character and ends before a line that is blank or
+  // holds only spaces.
+  const pattern = /\S[\s\S]*?(?=\n[ \t]*\n|$)/g;
   for (const match of input.text.matchAll(pattern)) {
     const start = match.index;
     const raw = match[0];
