@@ -17,12 +17,12 @@ CREATE TABLE rag_workspaces (
 CREATE TABLE rag_documents (
   id                   bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   workspace_id         text NOT NULL REFERENCES rag_workspaces (id) ON DELETE CASCADE,
-  -- Stable identity within the workspace: the file's path relative to the ingested directory,
+  -- Stable identity within the workspace: the ingested folder's name and the file's path below it
   -- plus '#<record id>' for documents that are records inside a .json/.jsonl file.
   source_path          text NOT NULL,
   -- The file the document came from; several record documents share one file.
   source_file          text NOT NULL,
-  -- The directory an ingest run walked; `--prune` only removes documents under the same root.
+  -- Name of the folder an ingest run walked (the first segment of source_path); the scope of --prune.
   source_root          text NOT NULL DEFAULT '',
   source_kind          text NOT NULL,
   title                text,

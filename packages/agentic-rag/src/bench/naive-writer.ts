@@ -10,7 +10,7 @@ import { documentRowParams, vectorLiteral } from '../store/index.js';
  */
 export function naiveWriter(sql: Sql, store: CorpusStore): IngestStore {
   return {
-    withBulkLoad: (_documents, work) => work(),
+    withBulkLoad: (work) => work(),
     documentState: (workspaceId, sourcePath) => store.documentState(workspaceId, sourcePath),
     listDocuments: (workspaceId, sourceRoot) => store.listDocuments(workspaceId, sourceRoot),
     deleteDocuments: (workspaceId, sourcePaths) => store.deleteDocuments(workspaceId, sourcePaths),

@@ -1,4 +1,4 @@
 export { loadConfig, redactConfig } from './load-config.js';
 export type { Env } from './load-config.js';
 export { configSchema } from './schema.js';
-export type { Config, ConfigInput } from './schema.js';
+export type { Config } from './schema.js';

@@ -97,7 +97,6 @@ export const configSchema = z.object({
   RAG_LLM_API_KEY: z.string().optional().describe('a string'),
 });
 
-export type ConfigInput = z.input<typeof configSchema>;
 export type Config = Readonly<z.output<typeof configSchema>>;
 
 /** Variables whose values never appear in logs or error messages. */

@@ -1,35 +1,46 @@
-import { open, readFile, unlink } from 'node:fs/promises';
+import { link, readFile, unlink, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import { ErrorCode, RagError } from '../errors/index.js';
 
 /**
- * PGlite is one process's database: a second process opening the same directory corrupts it. A
- * lock file holding the owner's pid turns that into a clear error; a lock left by a dead process
- * is taken over.
+ * PGlite is one process's database: a second process (or a second open in this one) on the same
+ * directory corrupts it. The lock file holds the owner's pid and a token. It is created whole by
+ * hard-linking a finished temporary file, so no one ever reads a half-written lock; a lock whose
+ * process is dead is taken over; release removes the file only while it is still ours.
  */
 export async function acquireDataDirLock(dataDir: string): Promise<() => Promise<void>> {
   const lockPath = `${dataDir}.lock`;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const handle = await open(lockPath, 'wx');
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      return async () => {
-        await unlink(lockPath).catch(() => {});
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const owner = Number((await readFile(lockPath, 'utf8').catch(() => '')).trim());
-      if (owner && owner !== process.pid && isAlive(owner)) {
+  const token = `${process.pid} ${randomUUID()}`;
+  const staging = `${lockPath}.${randomUUID()}`;
+  await writeFile(staging, token);
+  try {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        await link(staging, lockPath);
+        return async () => {
+          const current = await readFile(lockPath, 'utf8').catch(() => null);
+          if (current === token) await unlink(lockPath).catch(() => {});
+        };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const holder = await readFile(lockPath, 'utf8').catch(() => '');
+      const owner = Number(holder.split(' ')[0]);
+      if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) {
         throw new RagError(
           ErrorCode.STORE_UNAVAILABLE,
           `the embedded database in ${dataDir} is in use by process ${owner}; stop it first, or set DATABASE_URL to share a Postgres server between processes`,
           { details: { pid: owner } },
         );
       }
-      await unlink(lockPath).catch(() => {});
+      // Left behind by a process that died: remove it, but only if it is still that same lock.
+      if ((await readFile(lockPath, 'utf8').catch(() => null)) === holder)
+        await unlink(lockPath).catch(() => {});
     }
+    throw new RagError(ErrorCode.STORE_UNAVAILABLE, `could not lock ${dataDir}`);
+  } finally {
+    await unlink(staging).catch(() => {});
   }
-  throw new RagError(ErrorCode.STORE_UNAVAILABLE, `could not lock ${dataDir}`);
 }
 
 function isAlive(pid: number): boolean {

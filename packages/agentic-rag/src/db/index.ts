@@ -6,5 +6,5 @@ export type { PgliteSqlOptions } from './pglite.js';
 export { openSql } from './open-sql.js';
 export { migrate, DEFAULT_MIGRATIONS_DIR } from './migrate.js';
 export type { MigrateOptions, MigrateResult } from './migrate.js';
-export { translateDatabaseError, sqlStateOf } from './translate-error.js';
+export { translateDatabaseError } from './translate-error.js';
 export { loadSqlFile } from './sql-file.js';

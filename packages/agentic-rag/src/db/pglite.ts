@@ -3,7 +3,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import type { QueryOptions, QueryResult, Sql, SqlExecutor, SqlRow } from './sql.js';
-import { translateDatabaseError } from './translate-error.js';
+import { abortedError, closedDatabaseError, translateDatabaseError } from './translate-error.js';
 
 export interface PgliteSqlOptions {
   /** Directory for a file-backed database; omit for an in-memory one (tests). */
@@ -18,19 +18,30 @@ const parsers = {
 type PgliteLike = Pick<PGlite, 'query' | 'exec'> | Transaction;
 
 class PgliteExecutor implements SqlExecutor {
-  constructor(private readonly target: PgliteLike) {}
+  constructor(
+    private readonly target: PgliteLike,
+    private readonly database: PGlite,
+  ) {}
+
+  private translate(error: unknown) {
+    return this.database.closed ? closedDatabaseError() : translateDatabaseError(error);
+  }
 
   async query<Row extends SqlRow = SqlRow>(
     text: string,
     params: readonly unknown[] = [],
     options: QueryOptions = {},
   ): Promise<QueryResult<Row>> {
-    options.signal?.throwIfAborted();
+    if (options.signal?.aborted) throw abortedError(options.signal.reason);
     try {
       const result = await this.target.query<Row>(text, [...params], { parsers });
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+      // PGlite reports affectedRows 0 for a SELECT; rows returned count as much as rows changed.
+      return {
+        rows: result.rows,
+        rowCount: result.rows.length > 0 ? result.rows.length : (result.affectedRows ?? 0),
+      };
     } catch (error) {
-      throw translateDatabaseError(error);
+      throw this.translate(error);
     }
   }
 
@@ -38,7 +49,7 @@ class PgliteExecutor implements SqlExecutor {
     try {
       await this.target.exec(script);
     } catch (error) {
-      throw translateDatabaseError(error);
+      throw this.translate(error);
     }
   }
 }
@@ -55,7 +66,7 @@ export class PgliteSql implements Sql {
     private readonly db: PGlite,
     private readonly releaseLock: () => Promise<void>,
   ) {
-    this.executor = new PgliteExecutor(db);
+    this.executor = new PgliteExecutor(db, db);
   }
 
   static async open(options: PgliteSqlOptions = {}): Promise<PgliteSql> {
@@ -82,11 +93,12 @@ export class PgliteSql implements Sql {
   }
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>, options: QueryOptions = {}): Promise<T> {
-    options.signal?.throwIfAborted();
+    if (options.signal?.aborted) throw abortedError(options.signal.reason);
+    if (this.db.closed) throw closedDatabaseError();
     try {
-      return await this.db.transaction((tx) => work(new PgliteExecutor(tx)));
+      return await this.db.transaction((tx) => work(new PgliteExecutor(tx, this.db)));
     } catch (error) {
-      throw translateDatabaseError(error);
+      throw this.db.closed ? closedDatabaseError() : translateDatabaseError(error);
     }
   }
 

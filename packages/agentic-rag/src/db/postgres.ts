@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { QueryOptions, QueryResult, Sql, SqlExecutor, SqlRow } from './sql.js';
-import { translateDatabaseError } from './translate-error.js';
+import { abortedError, translateDatabaseError } from './translate-error.js';
 
 export interface PostgresSqlOptions {
   connectionString: string;
@@ -27,7 +27,7 @@ class PgExecutor implements SqlExecutor {
     params: readonly unknown[] = [],
     options: QueryOptions = {},
   ): Promise<QueryResult<Row>> {
-    options.signal?.throwIfAborted();
+    if (options.signal?.aborted) throw abortedError(options.signal.reason);
     try {
       const result = await this.target.query<Row>({ text, values: [...params], types: typeParsers });
       return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
@@ -75,7 +75,7 @@ export class PostgresSql implements Sql {
   }
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>, options: QueryOptions = {}): Promise<T> {
-    options.signal?.throwIfAborted();
+    if (options.signal?.aborted) throw abortedError(options.signal.reason);
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();

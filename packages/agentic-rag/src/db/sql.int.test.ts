@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +21,23 @@ describe.each(testBackends())('Sql conformance on $name', (backend) => {
       [9_007_199_254, 'héllo', ['a', 'b']],
     );
     expect(result.rows).toEqual([{ big: 9_007_199_254, num: 2.5, text: 'héllo', list: ['a', 'b'] }]);
+  });
+
+  it('counts rows returned and rows changed alike', async () => {
+    const workspace = uniqueWorkspace('count');
+    await sql.query('INSERT INTO rag_workspaces (id) VALUES ($1), ($2)', [workspace, `${workspace}-b`]);
+    expect(
+      (await sql.query('SELECT id FROM rag_workspaces WHERE id LIKE $1', [`${workspace}%`])).rowCount,
+    ).toBe(2);
+    expect(
+      (await sql.query('UPDATE rag_workspaces SET corpus_version = 1 WHERE id LIKE $1', [`${workspace}%`]))
+        .rowCount,
+    ).toBe(2);
+    expect((await sql.query('SELECT id FROM rag_workspaces WHERE id = $1', ['none'])).rowCount).toBe(0);
+    expect(
+      (await sql.query('DELETE FROM rag_workspaces WHERE id LIKE $1 RETURNING id', [`${workspace}%`]))
+        .rowCount,
+    ).toBe(2);
   });
 
   it('round-trips vectors through pgvector, and casts them to real[]', async () => {
@@ -60,7 +77,12 @@ describe.each(testBackends())('Sql conformance on $name', (backend) => {
   it('refuses to run a statement once its signal is aborted', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(sql.query('SELECT 1', [], { signal: controller.signal })).rejects.toThrow();
+    await expect(sql.query('SELECT 1', [], { signal: controller.signal })).rejects.toMatchObject({
+      code: 'ABORTED',
+    });
+    await expect(sql.transaction(async () => 1, { signal: controller.signal })).rejects.toMatchObject({
+      code: 'ABORTED',
+    });
   });
 
   it('applies migrations once: a second run has nothing to do', async () => {
@@ -119,17 +141,29 @@ describe('migration runner', () => {
     }
   });
 
-  it('applies each migration exactly once when several processes migrate at the same time', async () => {
-    const url = process.env.TEST_DATABASE_URL;
-    if (!url) return;
-    const clients = [1, 2, 3].map(() => new PostgresSql({ connectionString: url, maxConnections: 1 }));
-    try {
-      const results = await Promise.all(clients.map((client) => migrate(client)));
-      for (const result of results) expect(result.applied).toEqual([]);
-    } finally {
-      await Promise.all(clients.map((client) => client.close()));
-    }
-  });
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
+    'applies each migration exactly once when several processes migrate a fresh database at once',
+    async () => {
+      const admin = new PostgresSql({ connectionString: process.env.TEST_DATABASE_URL!, maxConnections: 1 });
+      const name = `rag_migrate_${Date.now()}`;
+      await admin.query(`CREATE DATABASE ${name}`);
+      const url = new URL(process.env.TEST_DATABASE_URL!);
+      url.pathname = `/${name}`;
+      const clients = [1, 2, 3].map(
+        () => new PostgresSql({ connectionString: url.toString(), maxConnections: 1 }),
+      );
+      try {
+        const results = await Promise.all(clients.map((client) => migrate(client)));
+        const files = (await readdir(DEFAULT_MIGRATIONS_DIR)).filter((file) => file.endsWith('.sql')).sort();
+        expect(results.flatMap((result) => result.applied).sort()).toEqual(files);
+        for (const result of results) expect([...result.applied, ...result.alreadyApplied].sort()).toEqual(files);
+      } finally {
+        await Promise.all(clients.map((client) => client.close()));
+        await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+        await admin.close();
+      }
+    },
+  );
 });
 
 describe('connection failures', () => {
@@ -142,17 +176,35 @@ describe('connection failures', () => {
     }
   });
 
-  it('keeps a second process out of a PGlite data directory in use', async () => {
+  it('keeps a second open of a PGlite data directory out, in this process or another', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rag-pglite-'));
-    const first = await PgliteSql.open({ dataDir: path.join(dataDir, 'db') });
+    const db = path.join(dataDir, 'db');
+    const first = await PgliteSql.open({ dataDir: db });
     try {
-      await writeFile(path.join(dataDir, 'db.lock'), String(process.ppid));
-      await expect(PgliteSql.open({ dataDir: path.join(dataDir, 'db') })).rejects.toMatchObject({
+      await expect(PgliteSql.open({ dataDir: db })).rejects.toMatchObject({
         code: 'STORE_UNAVAILABLE',
+        details: { pid: process.pid },
       });
+      // The refused open must not have released the first one's lock.
+      await expect(PgliteSql.open({ dataDir: db })).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
     } finally {
       await first.close();
-      await rm(dataDir, { recursive: true, force: true });
     }
+    // Closed: the directory is free again.
+    const again = await PgliteSql.open({ dataDir: db });
+    await again.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('takes over a lock left by a process that died', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rag-pglite-'));
+    const db = path.join(dataDir, 'db');
+    // A pid far above pid_max: no such process.
+    await writeFile(`${db}.lock`, '999999999 stale-token');
+    const sql = await PgliteSql.open({ dataDir: db });
+    expect((await readFile(`${db}.lock`, 'utf8')).startsWith(`${process.pid} `)).toBe(true);
+    await sql.close();
+    await expect(readFile(`${db}.lock`, 'utf8')).rejects.toThrow();
+    await rm(dataDir, { recursive: true, force: true });
   });
 });

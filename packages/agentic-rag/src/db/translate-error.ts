@@ -1,29 +1,60 @@
 import { ErrorCode, RagError } from '../errors/index.js';
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE']);
+/** Server busy or starting: too_many_connections, cannot_connect_now, admin/crash shutdown. */
+const UNAVAILABLE_SQLSTATES = new Set(['53300', '57P01', '57P02', '57P03']);
+/** serialization_failure, deadlock_detected: the same transaction run again normally succeeds. */
+const CONFLICT_SQLSTATES = new Set(['40001', '40P01']);
+/**
+ * node-postgres reports a pool or connection that is gone with plain Errors that carry no code,
+ * so these messages are the only signal there is.
+ */
+const DRIVER_CONNECTION_MESSAGES =
+  /Connection terminated|Cannot use a pool after calling end|Client has encountered a connection error/i;
 
 /**
- * Connection-level failures become STORE_UNAVAILABLE (retryable); SQL errors keep their
- * Postgres SQLSTATE in `details.sqlState` so callers can branch on it without parsing text.
+ * Translates a driver error where it happens: connection failures become STORE_UNAVAILABLE and
+ * conflicts TRANSACTION_CONFLICT (both retryable), an aborted signal ABORTED; any other SQL error
+ * keeps its SQLSTATE in `details.sqlState`.
  */
 export function translateDatabaseError(error: unknown): RagError {
   if (error instanceof RagError) return error;
+  if ((error as { name?: unknown } | null)?.name === 'AbortError') {
+    return new RagError(ErrorCode.ABORTED, 'database call aborted', { cause: error });
+  }
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
-  if (typeof code === 'string' && (CONNECTION_CODES.has(code) || code.startsWith('08') || code === '57P01')) {
-    return new RagError(ErrorCode.STORE_UNAVAILABLE, `database unavailable: ${message}`, { cause: error });
+  const sqlState = typeof code === 'string' ? code : undefined;
+  if (
+    sqlState &&
+    (CONNECTION_CODES.has(sqlState) || sqlState.startsWith('08') || UNAVAILABLE_SQLSTATES.has(sqlState))
+  ) {
+    return new RagError(ErrorCode.STORE_UNAVAILABLE, `database unavailable: ${message}`, {
+      cause: error,
+      details: { sqlState },
+    });
   }
-  if (/Connection terminated|connection is closed|PGlite is closed/i.test(message)) {
+  if (sqlState && CONFLICT_SQLSTATES.has(sqlState)) {
+    return new RagError(ErrorCode.TRANSACTION_CONFLICT, `transaction conflict: ${message}`, {
+      cause: error,
+      details: { sqlState },
+    });
+  }
+  if (!sqlState && DRIVER_CONNECTION_MESSAGES.test(message)) {
     return new RagError(ErrorCode.STORE_UNAVAILABLE, `database unavailable: ${message}`, { cause: error });
   }
   return new RagError(ErrorCode.INTERNAL, `database error: ${message}`, {
     cause: error,
-    details: typeof code === 'string' ? { sqlState: code } : undefined,
+    ...(sqlState ? { details: { sqlState } } : {}),
   });
 }
 
-export function sqlStateOf(error: unknown): string | undefined {
-  if (error instanceof RagError) return error.details?.sqlState as string | undefined;
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
+/** The error for a database that this process has already closed. */
+export function closedDatabaseError(): RagError {
+  return new RagError(ErrorCode.STORE_UNAVAILABLE, 'database unavailable: it has been closed');
+}
+
+/** The error for a call whose signal was aborted before it ran, whatever the abort reason. */
+export function abortedError(reason: unknown): RagError {
+  return new RagError(ErrorCode.ABORTED, 'database call aborted', { cause: reason });
 }

@@ -112,7 +112,10 @@ describe('OpenAiCompatibleEmbedder against a local OpenAI-style server', () => {
 
   it('does not retry a 400 or 401: the request itself is wrong', async () => {
     responders = [status(401)];
-    await expect(embedder().embed({ texts: ['a'] })).rejects.toMatchObject({ code: 'EMBEDDER_UNAVAILABLE' });
+    await expect(embedder().embed({ texts: ['a'] })).rejects.toMatchObject({
+      code: 'EMBEDDER_REQUEST_REJECTED',
+      retryable: false,
+    });
     expect(requests).toHaveLength(1);
   });
 

@@ -116,7 +116,7 @@ export class OpenAiCompatibleEmbedder implements Embedder {
         const detail = (await response.text()).slice(0, 300);
         this.logCall('failed', texts.length, started, { status: response.status });
         throw new RagError(
-          ErrorCode.EMBEDDER_UNAVAILABLE,
+          ErrorCode.EMBEDDER_REQUEST_REJECTED,
           `embedding request rejected (${response.status}): ${detail}`,
           {
             details: { status: response.status },
@@ -124,7 +124,18 @@ export class OpenAiCompatibleEmbedder implements Embedder {
         );
       }
 
-      const payload = (await response.json()) as EmbeddingsResponse;
+      let payload: EmbeddingsResponse;
+      try {
+        payload = (await response.json()) as EmbeddingsResponse;
+      } catch (error) {
+        throw new RagError(
+          ErrorCode.EMBEDDER_UNAVAILABLE,
+          'embedding server answered 200 with a body that is not JSON',
+          {
+            cause: error,
+          },
+        );
+      }
       const embeddings = this.parse(payload, texts.length);
       const tokens = payload.usage?.prompt_tokens ?? payload.usage?.total_tokens;
       this.logCall('ok', texts.length, started, { tokens });

@@ -16,6 +16,8 @@ export const ErrorCode = {
   MIGRATION_FAILED: 'MIGRATION_FAILED',
   ABORTED: 'ABORTED',
   INTERNAL: 'INTERNAL',
+  EMBEDDER_REQUEST_REJECTED: 'EMBEDDER_REQUEST_REJECTED',
+  TRANSACTION_CONFLICT: 'TRANSACTION_CONFLICT',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -47,6 +49,10 @@ export const ERROR_CODE_INFO: Record<ErrorCode, ErrorCodeInfo> = {
   MIGRATION_FAILED: { graphql: 'MIGRATION_FAILED', httpStatus: 500, retryable: false },
   ABORTED: { graphql: 'ABORTED', httpStatus: 499, retryable: true },
   INTERNAL: { graphql: 'INTERNAL_SERVER_ERROR', httpStatus: 500, retryable: false },
+  // The embedding server refused the request itself (bad key, unknown model): retrying cannot help.
+  EMBEDDER_REQUEST_REJECTED: { graphql: 'EMBEDDER_REQUEST_REJECTED', httpStatus: 502, retryable: false },
+  // Serialization failure or deadlock: the same transaction run again normally succeeds.
+  TRANSACTION_CONFLICT: { graphql: 'TRANSACTION_CONFLICT', httpStatus: 409, retryable: true },
 };
 
 export interface RagErrorOptions {

@@ -1,22 +1,48 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { ErrorCode } from '../errors/index.js';
+import type { LoadFailure } from './document.js';
 
 export interface DiscoveredFile {
-  /** Path relative to the root, with forward slashes: the document identity. */
+  /** Path relative to the root, with forward slashes. */
   relativePath: string;
   absolutePath: string;
+}
+
+export interface Discovery {
+  files: DiscoveredFile[];
+  /** Folders that could not be read; their siblings are still walked. */
+  failures: LoadFailure[];
 }
 
 const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git']);
 
 /**
  * Every file below `root` in a stable (sorted) order; hidden files and folders are skipped.
- * Broken links are returned as files so they are reported as unreadable rather than ignored.
+ * Broken links are returned as files so they are reported as unreadable rather than ignored;
+ * linked folders are followed once (a link back up the tree is not a loop).
  */
-export async function discoverFiles(root: string): Promise<DiscoveredFile[]> {
+export async function discoverFiles(root: string): Promise<Discovery> {
   const files: DiscoveredFile[] = [];
+  const failures: LoadFailure[] = [];
+  const visited = new Set<string>();
+  const relative = (absolutePath: string) => path.relative(root, absolutePath).split(path.sep).join('/');
+
   const walk = async (directory: string): Promise<void> => {
-    const entries = await readdir(directory, { withFileTypes: true });
+    const real = await realpath(directory).catch(() => directory);
+    if (visited.has(real)) return;
+    visited.add(real);
+    let entries;
+    try {
+      entries = await readdir(directory, { withFileTypes: true });
+    } catch (error) {
+      failures.push({
+        sourcePath: relative(directory) || '.',
+        code: ErrorCode.FILE_UNREADABLE,
+        message: `cannot read folder: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      });
+      return;
+    }
     entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
     for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
@@ -32,9 +58,9 @@ export async function discoverFiles(root: string): Promise<DiscoveredFile[]> {
         if (!SKIPPED_DIRECTORIES.has(entry.name)) await walk(absolutePath);
         continue;
       }
-      files.push({ absolutePath, relativePath: path.relative(root, absolutePath).split(path.sep).join('/') });
+      files.push({ absolutePath, relativePath: relative(absolutePath) });
     }
   };
   await walk(root);
-  return files;
+  return { files, failures };
 }

@@ -5,7 +5,7 @@ export { cl100kTokenizer } from './tokenizer.js';
 export type { Tokenizer } from './tokenizer.js';
 export { contentHash, pipelineFingerprint, stableChunkId } from './content-hash.js';
 export { discoverFiles } from './discover.js';
-export type { DiscoveredFile } from './discover.js';
+export type { DiscoveredFile, Discovery } from './discover.js';
 export { IngestPipeline } from './pipeline.js';
 export type {
   DocumentOutcome,

@@ -55,6 +55,7 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
   let store: CorpusStore;
   let pipeline: IngestPipeline;
   let root: string;
+  let label: string;
   let workspace: string;
   const embedder = new DeterministicEmbedder();
 
@@ -68,6 +69,7 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
   });
   beforeEach(async () => {
     root = await mkdtemp(path.join(os.tmpdir(), 'rag-corpus-'));
+    label = path.basename(root);
     workspace = uniqueWorkspace('ingest');
     await writeCorpus(root);
   });
@@ -80,25 +82,39 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
     sql.query<{ chunk_id: string; chunk_index: number; text: string }>(
       `SELECT c.chunk_id, c.chunk_index, c.text FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id
        WHERE d.workspace_id = $1 AND d.source_path = $2 ORDER BY c.chunk_index`,
-      [workspace, sourcePath],
+      [workspace, `${label}/${sourcePath}`],
     );
 
   it('ingests every supported file, one document per JSONL record, and skips them all when unchanged', async () => {
     const first = await pipeline.ingestSources({ workspaceId: workspace, sources: [root] });
     expect(first.failures).toEqual([]);
-    expect(first.documents).toEqual({ added: 5, updated: 0, unchanged: 0, removed: 0, failed: 0 });
+    expect(first.documents).toEqual({
+      added: 5,
+      updated: 0,
+      unchanged: 0,
+      removed: 0,
+      skipped: 0,
+      failed: 0,
+    });
     const docs = await store.listDocuments(workspace);
     expect(docs.map((doc) => doc.sourcePath)).toEqual([
-      'faq.jsonl#q1',
-      'faq.jsonl#q2',
-      'guides/locations.md',
-      'notes.txt',
-      'page.html',
+      `${label}/faq.jsonl#q1`,
+      `${label}/faq.jsonl#q2`,
+      `${label}/guides/locations.md`,
+      `${label}/notes.txt`,
+      `${label}/page.html`,
     ]);
     const before = await store.stats(workspace);
 
     const second = await pipeline.ingestSources({ workspaceId: workspace, sources: [root] });
-    expect(second.documents).toEqual({ added: 0, updated: 0, unchanged: 5, removed: 0, failed: 0 });
+    expect(second.documents).toEqual({
+      added: 0,
+      updated: 0,
+      unchanged: 5,
+      removed: 0,
+      skipped: 0,
+      failed: 0,
+    });
     expect(second.chunks).toBe(0);
     const after = await store.stats(workspace);
     expect(after).toEqual(before);
@@ -117,7 +133,7 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
       k: 3,
     });
     expect(hits[0]).toMatchObject({
-      sourcePath: 'guides/locations.md',
+      sourcePath: `${label}/guides/locations.md`,
       sectionPath: 'Locations guide > Create a location',
     });
     expect(hits[0]!.channels.vector).toBeDefined();
@@ -181,7 +197,7 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
   it('deletes a document with its chunks and bumps the version; --prune removes vanished files and records', async () => {
     await pipeline.ingestSources({ workspaceId: workspace, sources: [root] });
     const version = (await store.stats(workspace)).corpusVersion;
-    expect(await store.deleteDocuments(workspace, ['notes.txt'])).toBe(1);
+    expect(await store.deleteDocuments(workspace, [`${label}/notes.txt`])).toBe(1);
     expect((await chunkRows('notes.txt')).rowCount).toBe(0);
     expect((await store.stats(workspace)).corpusVersion).toBe(version + 1);
 
@@ -199,9 +215,9 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
     const pruned = await pipeline.ingestSources({ workspaceId: workspace, sources: [root], prune: true });
     expect(pruned.documents.removed).toBe(2);
     expect((await store.listDocuments(workspace)).map((doc) => doc.sourcePath)).toEqual([
-      'faq.jsonl#q1',
-      'guides/locations.md',
-      'notes.txt',
+      `${label}/faq.jsonl#q1`,
+      `${label}/guides/locations.md`,
+      `${label}/notes.txt`,
     ]);
   });
 
@@ -223,19 +239,19 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
     });
     const byPath = Object.fromEntries(summary.failures.map((failure) => [failure.sourcePath, failure.code]));
     expect(byPath).toEqual({
-      'scan.pdf': 'UNSUPPORTED_FILE_TYPE',
-      'blob.md': 'UNSUPPORTED_FILE_TYPE',
-      'spec.yaml': 'PARSE_FAILED',
-      'dangling.md': 'FILE_UNREADABLE',
-      'faq.jsonl': 'PARSE_FAILED',
+      [`${label}/scan.pdf`]: 'UNSUPPORTED_FILE_TYPE',
+      [`${label}/blob.md`]: 'UNSUPPORTED_FILE_TYPE',
+      [`${label}/spec.yaml`]: 'PARSE_FAILED',
+      [`${label}/dangling.md`]: 'FILE_UNREADABLE',
+      [`${label}/faq.jsonl`]: 'PARSE_FAILED',
       [path.join(root, 'nope')]: 'NOT_FOUND',
     });
     expect(summary.documents.failed).toBe(6);
     expect(summary.documents.updated).toBe(1); // q1 changed
     // q2 vanished from a file that partly failed: it is kept until the file loads cleanly.
     const paths = (await store.listDocuments(workspace)).map((doc) => doc.sourcePath);
-    expect(paths).toContain('faq.jsonl#q2');
-    expect(paths).toContain('guides/locations.md');
+    expect(paths).toContain(`${label}/faq.jsonl#q2`);
+    expect(paths).toContain(`${label}/guides/locations.md`);
   });
 
   it('does not duplicate chunks when two ingests of the same workspace run at once', async () => {
@@ -244,8 +260,13 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
       pipeline.ingestSources({ workspaceId: workspace, sources: [root] }),
       second.ingestSources({ workspaceId: workspace, sources: [root] }),
     ]);
+    expect([...left.failures, ...right.failures]).toEqual([]);
     expect(left.documents.added + right.documents.added).toBe(5);
     expect(left.documents.added + left.documents.unchanged).toBe(5);
+    const sequential = uniqueWorkspace('ingest-seq');
+    await pipeline.ingestSources({ workspaceId: sequential, sources: [root] });
+    expect((await store.stats(workspace)).chunks).toBe((await store.stats(sequential)).chunks);
+    await dropWorkspace(sql, sequential);
     const duplicates = await sql.query(
       `SELECT document_id, chunk_index FROM rag_chunks WHERE workspace_id = $1
        GROUP BY document_id, chunk_index HAVING count(*) > 1`,
@@ -277,6 +298,92 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
         code: 'EMBEDDING_DIMENSION_MISMATCH',
       },
     );
+    expect((await store.stats(workspace)).documents).toBe(0);
+  });
+
+  it('stores offsets in code points, so Postgres (and Python) slice astral characters right', async () => {
+    await writeFile(
+      path.join(root, 'math.md'),
+      `# Sets\n\nThe state space 𝒮 and the action space 𝒜 define the MDP 🚀.\n\n## Next\n\n${'Beliefs over 𝒮 are updated after each observation. '.repeat(40)}\n`,
+    );
+    await pipeline.ingestSources({ workspaceId: workspace, sources: [root] });
+    const rows = await sql.query<{ text: string; sliced: string }>(
+      `SELECT c.text, substr(d.content, c.start_offset + 1, c.end_offset - c.start_offset) AS sliced
+       FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id
+       WHERE d.workspace_id = $1 AND d.source_path = $2`,
+      [workspace, `${label}/math.md`],
+    );
+    expect(rows.rowCount).toBeGreaterThan(1);
+    for (const row of rows.rows) expect(row.sliced).toBe(row.text);
+  });
+
+  it('keeps two sources whose files share a relative path apart, and refuses two folders of the same name', async () => {
+    const other = await mkdtemp(path.join(os.tmpdir(), 'rag-other-'));
+    const twin = path.join(other, label);
+    await mkdir(twin);
+    await writeFile(path.join(other, 'notes.txt'), 'Other notes\n\nEntirely different notes.\n');
+    await writeFile(path.join(twin, 'notes.txt'), 'Twin notes\n\nSame folder name as the first source.\n');
+    try {
+      const summary = await pipeline.ingestSources({ workspaceId: workspace, sources: [root, other, twin] });
+      expect(summary.failures).toEqual([
+        expect.objectContaining({ sourcePath: `${label}/notes.txt`, code: 'INVALID_INPUT' }),
+      ]);
+      const paths = (await store.listDocuments(workspace)).map((doc) => doc.sourcePath);
+      expect(paths).toContain(`${label}/notes.txt`);
+      expect(paths).toContain(`${path.basename(other)}/notes.txt`);
+      expect((await chunkRows('notes.txt')).rows[0]!.text).toContain('Carriers pick up parcels');
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
+  it('does not prune the neighbours of a single-file source', async () => {
+    await pipeline.ingestSources({ workspaceId: workspace, sources: [root] });
+    const summary = await pipeline.ingestSources({
+      workspaceId: workspace,
+      sources: [path.join(root, 'notes.txt')],
+      prune: true,
+    });
+    expect(summary.documents).toMatchObject({ unchanged: 1, removed: 0 });
+    expect(await store.listDocuments(workspace)).toHaveLength(5);
+  });
+
+  it('removes a document whose file was emptied, and skips a new empty file without failing', async () => {
+    await pipeline.ingestSources({ workspaceId: workspace, sources: [root] });
+    await writeFile(path.join(root, 'notes.txt'), '  \n');
+    await writeFile(path.join(root, 'empty.md'), '');
+    const summary = await pipeline.ingestSources({ workspaceId: workspace, sources: [root] });
+    expect(summary.failures).toEqual([]);
+    expect(summary.documents).toMatchObject({ removed: 1, skipped: 1, unchanged: 4 });
+    expect((await chunkRows('notes.txt')).rowCount).toBe(0);
+  });
+
+  it('reports an unreadable folder and still ingests its siblings', async () => {
+    await mkdir(path.join(root, 'loop'));
+    await symlink(root, path.join(root, 'loop', 'back-to-root'));
+    const summary = await pipeline.ingestSources({ workspaceId: workspace, sources: [root] });
+    expect(summary.failures).toEqual([]);
+    expect(summary.documents.added).toBe(5);
+  });
+
+  it('stops the run at the first document when the embedding server is down', async () => {
+    const { OpenAiCompatibleEmbedder } = await import('../embed/index.js');
+    const down = new OpenAiCompatibleEmbedder({
+      baseUrl: 'http://127.0.0.1:1/v1',
+      model: 'm',
+      dimensions: 768,
+      maxRetries: 0,
+    });
+    const failing = new IngestPipeline({
+      store,
+      embedder: down,
+      maxTokens: 120,
+      overlapTokens: 20,
+      concurrency: 1,
+    });
+    await expect(failing.ingestSources({ workspaceId: workspace, sources: [root] })).rejects.toMatchObject({
+      code: 'EMBEDDER_UNAVAILABLE',
+    });
     expect((await store.stats(workspace)).documents).toBe(0);
   });
 });

@@ -7,6 +7,7 @@ import { silentLogger, type Logger } from '../telemetry/index.js';
 import { chunkText } from './chunker.js';
 import { contentHash, pipelineFingerprint, stableChunkId } from './content-hash.js';
 import { discoverFiles, type DiscoveredFile } from './discover.js';
+import { codePointOffsets } from './offsets.js';
 import type { LoadedDocument, LoadFailure } from './document.js';
 import { LOADERS, loaderFor, looksBinary, normalizeText, type LoadResult } from './loaders/index.js';
 import { cl100kTokenizer, type Tokenizer } from './tokenizer.js';
@@ -54,7 +55,15 @@ export interface IngestFailure {
 export interface IngestSummary {
   workspaceId: string;
   files: number;
-  documents: { added: number; updated: number; unchanged: number; removed: number; failed: number };
+  /** `skipped`: new documents with no text; `removed`: pruned, or emptied since the last run. */
+  documents: {
+    added: number;
+    updated: number;
+    unchanged: number;
+    removed: number;
+    skipped: number;
+    failed: number;
+  };
   /** Chunks written (added or replaced) by this run. */
   chunks: number;
   /** Tokens in the chunks written by this run. */
@@ -66,11 +75,25 @@ export interface IngestSummary {
 }
 
 export interface DocumentOutcome {
-  status: WriteStatus;
+  status: WriteStatus | 'removed' | 'skipped';
   chunks: number;
   tokens: number;
-  corpusVersion: number;
 }
+
+interface Source {
+  /** The folder's name: the first segment of every source path from it, and the prune scope. */
+  label: string;
+  files: DiscoveredFile[];
+  isDirectory: boolean;
+}
+
+/** Errors that would fail every remaining document the same way. */
+const STOP_THE_RUN: ReadonlySet<string> = new Set([
+  ErrorCode.STORE_UNAVAILABLE,
+  ErrorCode.EMBEDDER_UNAVAILABLE,
+  ErrorCode.EMBEDDER_REQUEST_REJECTED,
+  ErrorCode.EMBEDDING_DIMENSION_MISMATCH,
+]);
 
 /** Bumped when chunking changes in a way that should re-chunk stored documents. */
 const CHUNKER_VERSION = 1;
@@ -103,7 +126,7 @@ export class IngestPipeline {
     const summary: IngestSummary = {
       workspaceId: options.workspaceId,
       files: 0,
-      documents: { added: 0, updated: 0, unchanged: 0, removed: 0, failed: 0 },
+      documents: { added: 0, updated: 0, unchanged: 0, removed: 0, skipped: 0, failed: 0 },
       chunks: 0,
       tokens: 0,
       seconds: 0,
@@ -117,7 +140,7 @@ export class IngestPipeline {
       this.logger.warn('ingest failure', { event: 'ingest-failed', ...failure });
     };
 
-    const roots: Array<{ root: string; files: DiscoveredFile[] }> = [];
+    const sources: Source[] = [];
     for (const source of options.sources) {
       const resolved = path.resolve(source);
       const info = await stat(resolved).catch(() => null);
@@ -125,37 +148,63 @@ export class IngestPipeline {
         fail({ sourcePath: source, code: ErrorCode.NOT_FOUND, message: `source ${source} does not exist` });
         continue;
       }
-      if (info.isDirectory()) roots.push({ root: resolved, files: await discoverFiles(resolved) });
-      else
-        roots.push({
-          root: path.dirname(resolved),
+      if (info.isDirectory()) {
+        const label = path.basename(resolved);
+        const discovered = await discoverFiles(resolved);
+        for (const failure of discovered.failures)
+          fail({ ...failure, sourcePath: `${label}/${failure.sourcePath}` });
+        sources.push({ label, files: discovered.files, isDirectory: true });
+      } else {
+        const label = path.basename(path.dirname(resolved));
+        sources.push({
+          label,
           files: [{ absolutePath: resolved, relativePath: path.basename(resolved) }],
+          isDirectory: false,
         });
+      }
     }
 
-    const filesTotal = roots.reduce((total, entry) => total + entry.files.length, 0);
+    const filesTotal = sources.reduce((total, source) => total + source.files.length, 0);
     let filesDone = 0;
     this.logger.info('ingest start', {
       event: 'ingest-start',
       workspaceId: options.workspaceId,
       files: filesTotal,
     });
+    // Identities of this run: two sources whose folders share a name must not overwrite each other.
+    const produced = new Set<string>();
 
-    await this.options.store.withBulkLoad(filesTotal, async () => {
-      for (const { root, files } of roots) {
-        const produced = new Set<string>();
+    await this.options.store.withBulkLoad(async () => {
+      for (const source of sources) {
         const failedFiles = new Set<string>();
-        await runPool(files, this.options.concurrency ?? 4, async (file) => {
+        const seen = new Set<string>();
+        await runPool(source.files, this.options.concurrency ?? 4, async (file) => {
           options.signal?.throwIfAborted();
-          const loaded = await loadFile(file);
+          const sourceFile = `${source.label}/${file.relativePath}`;
+          const loaded = await loadFile(file, sourceFile);
           for (const failure of loaded.failures) {
             fail(failure);
-            failedFiles.add(file.relativePath);
+            failedFiles.add(sourceFile);
           }
           for (const document of loaded.documents) {
+            seen.add(document.sourcePath);
+            if (produced.has(document.sourcePath)) {
+              fail({
+                sourcePath: document.sourcePath,
+                code: ErrorCode.INVALID_INPUT,
+                message:
+                  'another source of this run has the same path; give the source folders different names',
+              });
+              continue;
+            }
             produced.add(document.sourcePath);
             try {
-              const outcome = await this.ingestDocument(options.workspaceId, root, document, options.signal);
+              const outcome = await this.ingestDocument(
+                options.workspaceId,
+                source.label,
+                document,
+                options.signal,
+              );
               summary.documents[outcome.status]++;
               summary.chunks += outcome.chunks;
               summary.tokens += outcome.tokens;
@@ -164,30 +213,21 @@ export class IngestPipeline {
               if (ragError.code === ErrorCode.ABORTED || options.signal?.aborted) throw ragError;
               // A dead store or embedder fails every document the same way: stop instead of
               // reporting the same error for each of them.
-              if (
-                ragError.code === ErrorCode.STORE_UNAVAILABLE ||
-                ragError.code === ErrorCode.EMBEDDING_DIMENSION_MISMATCH
-              ) {
-                throw ragError;
-              }
+              if (STOP_THE_RUN.has(ragError.code)) throw ragError;
               fail({ sourcePath: document.sourcePath, code: ragError.code, message: ragError.message });
-              failedFiles.add(file.relativePath);
+              failedFiles.add(sourceFile);
             }
           }
           summary.files++;
           filesDone++;
-          options.onProgress?.({
-            filesTotal,
-            filesDone,
-            currentFile: file.relativePath,
-            chunks: summary.chunks,
-          });
+          options.onProgress?.({ filesTotal, filesDone, currentFile: sourceFile, chunks: summary.chunks });
         });
 
-        if (options.prune) {
-          const stored = await this.options.store.listDocuments(options.workspaceId, root);
+        // A single file says nothing about which of its neighbours still exist: only directories prune.
+        if (options.prune && source.isDirectory) {
+          const stored = await this.options.store.listDocuments(options.workspaceId, source.label);
           const gone = stored
-            .filter((document) => !produced.has(document.sourcePath) && !failedFiles.has(document.sourceFile))
+            .filter((document) => !seen.has(document.sourcePath) && !failedFiles.has(document.sourceFile))
             .map((document) => document.sourcePath);
           summary.documents.removed += await this.options.store.deleteDocuments(options.workspaceId, gone);
         }
@@ -213,7 +253,7 @@ export class IngestPipeline {
     const hash = contentHash(document);
     const state = await store.documentState(workspaceId, document.sourcePath);
     if (state && state.contentHash === hash && state.pipelineFingerprint === this.fingerprint) {
-      return { status: 'unchanged', chunks: 0, tokens: 0, corpusVersion: 0 };
+      return { status: 'unchanged', chunks: 0, tokens: 0 };
     }
 
     const chunks = chunkText(document.text, document.blocks, {
@@ -222,8 +262,12 @@ export class IngestPipeline {
       overlapTokens: this.options.overlapTokens,
     });
     if (chunks.length === 0) {
-      throw new RagError(ErrorCode.INVALID_INPUT, `${document.sourcePath} has no text to index`);
+      // A file emptied since the last run takes its old chunks with it; a new empty one is skipped.
+      if (!state) return { status: 'skipped', chunks: 0, tokens: 0 };
+      await store.deleteDocuments(workspaceId, [document.sourcePath]);
+      return { status: 'removed', chunks: 0, tokens: 0 };
     }
+    const toCodePoint = codePointOffsets(document.text);
     // The title and heading trail go into what is embedded (not into the stored text): a chunk
     // that says "returns 404" should still be found by a question about its endpoint.
     const { embeddings } = await embedder.embed({
@@ -255,8 +299,8 @@ export class IngestPipeline {
           index: chunk.index,
           text: chunk.text,
           tokenCount: chunk.tokenCount,
-          start: chunk.start,
-          end: chunk.end,
+          start: toCodePoint(chunk.start),
+          end: toCodePoint(chunk.end),
           sectionPath: chunk.sectionPath,
           metadata: {
             block_types: chunk.metadata.blockTypes,
@@ -279,17 +323,16 @@ export class IngestPipeline {
       status: result.status,
       chunks: written ? chunks.length : 0,
       tokens: written ? tokens : 0,
-      corpusVersion: result.corpusVersion,
     };
   }
 }
 
-async function loadFile(file: DiscoveredFile): Promise<LoadResult> {
+async function loadFile(file: DiscoveredFile, sourcePath: string): Promise<LoadResult> {
   const failure = (code: string, message: string): LoadResult => ({
     documents: [],
-    failures: [{ sourcePath: file.relativePath, code, message } satisfies LoadFailure],
+    failures: [{ sourcePath, code, message } satisfies LoadFailure],
   });
-  const loader = loaderFor(file.relativePath);
+  const loader = loaderFor(sourcePath);
   if (!loader) {
     return failure(
       ErrorCode.UNSUPPORTED_FILE_TYPE,
@@ -308,7 +351,7 @@ async function loadFile(file: DiscoveredFile): Promise<LoadResult> {
   if (looksBinary(bytes))
     return failure(ErrorCode.UNSUPPORTED_FILE_TYPE, 'binary content in a text file type');
   try {
-    return loader({ sourcePath: file.relativePath, text: normalizeText(bytes.toString('utf8')) });
+    return loader({ sourcePath, text: normalizeText(bytes.toString('utf8')) });
   } catch (error) {
     return failure(ErrorCode.PARSE_FAILED, `cannot parse: ${(error as Error).message}`);
   }

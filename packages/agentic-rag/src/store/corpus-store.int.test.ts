@@ -1,9 +1,39 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '../../../../test/backends.js';
 import type { Sql } from '../db/index.js';
-import { CorpusStore } from './corpus-store.js';
+import { CorpusStore, type WriteDocumentInput } from './corpus-store.js';
 
-describe.each(testBackends())('CorpusStore vector index on $name', (backend) => {
+const document = (workspaceId: string, sourcePath: string, text: string): WriteDocumentInput => ({
+  workspaceId,
+  sourcePath,
+  sourceFile: sourcePath,
+  sourceRoot: 'docs',
+  kind: 'text',
+  title: null,
+  url: null,
+  content: text,
+  contentHash: `hash-of-${text}`,
+  pipelineFingerprint: 'fingerprint',
+  tokenCount: 3,
+  metadata: {},
+  embeddingModel: 'test-model',
+  embeddingDimensions: 768,
+  chunks: [
+    {
+      chunkId: `chunk-${sourcePath}-${text}`,
+      index: 0,
+      text,
+      tokenCount: 3,
+      start: 0,
+      end: text.length,
+      sectionPath: [],
+      metadata: {},
+      embedding: Array.from({ length: 768 }, (_, index) => (index === 0 ? 1 : 0)),
+    },
+  ],
+});
+
+describe.each(testBackends())('CorpusStore on $name', (backend) => {
   let sql: Sql;
   let store: CorpusStore;
   const indexDefinition = async () =>
@@ -32,20 +62,80 @@ describe.each(testBackends())('CorpusStore vector index on $name', (backend) => 
     expect(await indexDefinition()).toBe(fromMigration);
   });
 
-  it('drops the index only for a large load on PGlite, and always rebuilds it, even when the load fails', async () => {
-    let during: string | undefined;
-    await store.withBulkLoad(10, async () => {
-      during = await indexDefinition();
+  it('keeps the old version whole when replacing a document fails half-way', async () => {
+    const workspace = `store-${backend.name}-rollback`;
+    await store.writeDocument(document(workspace, 'a.txt', 'first version'));
+    // Postgres text cannot hold NUL: the chunk insert fails after the old chunks were deleted.
+    await expect(store.writeDocument(document(workspace, 'a.txt', 'second\u0000version'))).rejects.toThrow();
+    const chunks = await sql.query<{ text: string }>('SELECT text FROM rag_chunks WHERE workspace_id = $1', [
+      workspace,
+    ]);
+    expect(chunks.rows).toEqual([{ text: 'first version' }]);
+    expect(await store.documentState(workspace, 'a.txt')).toEqual({
+      contentHash: 'hash-of-first version',
+      pipelineFingerprint: 'fingerprint',
     });
-    expect(during).toBeDefined();
-
-    await expect(
-      store.withBulkLoad(500, async () => {
-        during = await indexDefinition();
-        throw new Error('load failed');
-      }),
-    ).rejects.toThrow('load failed');
-    expect(during === undefined).toBe(backend.name === 'pglite');
-    expect(await indexDefinition()).toBeDefined();
+    expect((await store.stats(workspace)).corpusVersion).toBe(1);
+    await sql.query('DELETE FROM rag_workspaces WHERE id = $1', [workspace]);
   });
+
+  it('rejects a malformed workspace id before writing', async () => {
+    await expect(store.writeDocument(document('', 'a.txt', 'x'))).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
+    await expect(store.writeDocument(document('has space', 'a.txt', 'x'))).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
+  });
+
+  it.runIf(backend.name === 'pglite')(
+    'drops the vector index only once a run has written 100 documents, and rebuilds it even when the run fails',
+    async () => {
+      const workspace = 'store-bulk';
+      let duringSmallRun: string | undefined;
+      await store.withBulkLoad(async () => {
+        for (let index = 0; index < 99; index++)
+          await store.writeDocument(document(workspace, `${index}.txt`, `doc ${index}`));
+        duringSmallRun = await indexDefinition();
+      });
+      expect(duringSmallRun).toBeDefined();
+
+      // The same 99 documents again are unchanged: no write counts, the index stays.
+      let duringNoOp: string | undefined;
+      await store.withBulkLoad(async () => {
+        for (let index = 0; index < 99; index++)
+          await store.writeDocument(document(workspace, `${index}.txt`, `doc ${index}`));
+        duringNoOp = await indexDefinition();
+      });
+      expect(duringNoOp).toBeDefined();
+
+      let duringBigRun: string | undefined = 'not checked';
+      await expect(
+        store.withBulkLoad(async () => {
+          for (let index = 0; index < 120; index++)
+            await store.writeDocument(document(workspace, `big-${index}.txt`, `big ${index}`));
+          duringBigRun = await indexDefinition();
+          throw new Error('run failed');
+        }),
+      ).rejects.toThrow('run failed');
+      expect(duringBigRun).toBeUndefined();
+      expect(await indexDefinition()).toBeDefined();
+      await sql.query('DELETE FROM rag_workspaces WHERE id = $1', [workspace]);
+    },
+  );
+
+  it.runIf(backend.name === 'postgres')(
+    'keeps the index live on Postgres however large the run',
+    async () => {
+      const workspace = `store-bulk-${Date.now()}`;
+      let during: string | undefined;
+      await store.withBulkLoad(async () => {
+        for (let index = 0; index < 110; index++)
+          await store.writeDocument(document(workspace, `${index}.txt`, `doc ${index}`));
+        during = await indexDefinition();
+      });
+      expect(during).toBeDefined();
+      await sql.query('DELETE FROM rag_workspaces WHERE id = $1', [workspace]);
+    },
+  );
 });

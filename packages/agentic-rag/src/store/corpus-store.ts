@@ -1,5 +1,6 @@
 import { ErrorCode, RagError } from '../errors/index.js';
 import { loadSqlFile, type Sql, type SqlExecutor } from '../db/index.js';
+import { assertWorkspaceId } from './workspace-id.js';
 
 const UPSERT_DOCUMENT = loadSqlFile(new URL('./sql/upsert-document.sql', import.meta.url));
 const INSERT_CHUNKS = loadSqlFile(new URL('./sql/insert-chunks.sql', import.meta.url));
@@ -25,6 +26,7 @@ export interface WriteDocumentInput {
   workspaceId: string;
   sourcePath: string;
   sourceFile: string;
+  /** Name of the ingested folder: the prune scope (`listDocuments(workspace, sourceRoot)`). */
   sourceRoot: string;
   kind: string;
   title: string | null;
@@ -68,7 +70,7 @@ export interface CorpusStats {
 const VECTOR_INDEX_DDL =
   'CREATE INDEX IF NOT EXISTS rag_chunks_embedding_idx ON rag_chunks USING hnsw (embedding vector_cosine_ops)';
 
-/** Bulk loads smaller than this many documents keep the vector index live. */
+/** Runs that write fewer documents than this keep the vector index live. */
 const BULK_LOAD_MIN_DOCUMENTS = 100;
 
 /** Keeps the section trail in one text column, which the generated tsvector can index. */
@@ -80,6 +82,7 @@ export const SECTION_SEPARATOR = ' > ';
  */
 export class CorpusStore {
   private columnDimensions: Promise<number | null> | undefined;
+  private bulk: { threshold: number; writes: number; dropped: boolean } | null = null;
 
   constructor(private readonly sql: Sql) {}
 
@@ -114,21 +117,34 @@ export class CorpusStore {
   }
 
   /**
-   * Runs a load of `documents` documents. On PGlite, inserting into a live HNSW index costs
-   * several times more than building it once afterwards, so a load that at least doubles the
-   * database drops the index first and rebuilds it at the end. Searches in between stay correct
-   * (pgvector falls back to an exact scan). Postgres keeps its index live for concurrent readers.
+   * Runs an ingest run. On PGlite, inserting into a live HNSW index costs several times more than
+   * building it once, so once a run has written as many documents as the database held when it
+   * began (and at least 100), the index is dropped and built again when the run ends, failed or
+   * not. A run that changes little never touches the index. Searches in between stay correct:
+   * pgvector falls back to an exact scan. Postgres keeps its index live for concurrent readers.
    */
-  async withBulkLoad<T>(documents: number, work: () => Promise<T>): Promise<T> {
-    if (this.sql.backend !== 'pglite' || documents < BULK_LOAD_MIN_DOCUMENTS) return work();
+  async withBulkLoad<T>(work: () => Promise<T>): Promise<T> {
+    if (this.sql.backend !== 'pglite' || this.bulk) return work();
     const existing = await this.sql.query<{ n: number }>('SELECT count(*) AS n FROM rag_documents');
-    if (documents < existing.rows[0]!.n) return work();
-    await this.sql.query('DROP INDEX IF EXISTS rag_chunks_embedding_idx');
+    const bulk = {
+      threshold: Math.max(BULK_LOAD_MIN_DOCUMENTS, existing.rows[0]!.n),
+      writes: 0,
+      dropped: false,
+    };
+    this.bulk = bulk;
     try {
       return await work();
     } finally {
-      await this.ensureVectorIndex();
+      this.bulk = null;
+      if (bulk.dropped) await this.ensureVectorIndex();
     }
+  }
+
+  private async countBulkWrite(): Promise<void> {
+    const bulk = this.bulk;
+    if (!bulk || bulk.dropped || ++bulk.writes < bulk.threshold) return;
+    bulk.dropped = true;
+    await this.sql.query('DROP INDEX IF EXISTS rag_chunks_embedding_idx');
   }
 
   /** Recreates the vector index if a bulk load was interrupted before rebuilding it. */
@@ -146,6 +162,7 @@ export class CorpusStore {
   }
 
   async writeDocument(input: WriteDocumentInput, signal?: AbortSignal): Promise<WriteDocumentResult> {
+    assertWorkspaceId(input.workspaceId);
     await this.assertEmbeddingDimensions(input.embeddingModel, input.embeddingDimensions);
     for (const chunk of input.chunks) {
       if (chunk.embedding.length !== input.embeddingDimensions) {
@@ -155,7 +172,7 @@ export class CorpusStore {
         );
       }
     }
-    return this.sql.transaction(
+    const result = await this.sql.transaction<WriteDocumentResult>(
       async (tx) => {
         await ensureWorkspace(tx, input.workspaceId);
         const upserted = await tx.query<{ id: number; inserted: boolean }>(
@@ -194,6 +211,8 @@ export class CorpusStore {
       },
       signal ? { signal } : {},
     );
+    if (result.status !== 'unchanged') await this.countBulkWrite();
+    return result;
   }
 
   /** Deletes documents (their chunks and graph facts cascade) and bumps the version once. */

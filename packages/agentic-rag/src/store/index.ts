@@ -8,3 +8,4 @@ export type {
   WriteDocumentResult,
   WriteStatus,
 } from './corpus-store.js';
+export { assertWorkspaceId } from './workspace-id.js';
