@@ -1,11 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const TSX_LOADER = import.meta.resolve('tsx');
 
 /** Starts the real API process on embedded defaults, as the README's first command does. */
 describe('API process on embedded defaults', () => {
@@ -29,7 +32,7 @@ describe('API process on embedded defaults', () => {
       AGENTIC_RAG_CORPUS_DIR: path.join(root, 'corpus'),
     };
     delete env.DATABASE_URL;
-    child = spawn(path.join(REPO, 'node_modules/.bin/tsx'), [path.join(REPO, 'apps/api/src/main.ts')], {
+    child = spawn(process.execPath, ['--import', TSX_LOADER, path.join(REPO, 'apps/api/src/main.ts')], {
       cwd: root,
       env,
     });
@@ -69,7 +72,7 @@ describe('API process on embedded defaults', () => {
       corpus: { workspaceId: 'demo', documents: 1, chunks: 1 },
     });
     expect(logs.join('')).toContain(
-      '"event":"smoke-search","query":"How do I create a location?","top":{"sourcePath":"locations.md"',
+      '"event":"smoke-search","query":"How do I create a location?","top":{"sourcePath":"corpus/locations.md"',
     );
   });
 
@@ -92,5 +95,71 @@ describe('API process on embedded defaults', () => {
     await expect(
       import('node:fs/promises').then((fs) => fs.access(path.join(root, 'data', 'pglite.lock'))),
     ).rejects.toThrow();
+  });
+});
+
+describe('API process lifecycle', () => {
+  const start = (root: string, env: NodeJS.ProcessEnv) => {
+    const childEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      HOST: '127.0.0.1',
+      DATA_DIR: path.join(root, 'data'),
+      ...env,
+    };
+    delete childEnv.DATABASE_URL;
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, path.join(REPO, 'apps/api/src/main.ts')], {
+      cwd: root,
+      env: childEnv,
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    return { child, exited, output: () => output };
+  };
+
+  it('stops cleanly on SIGTERM in the middle of the start-up ingest', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'rag-api-stop-'));
+    await mkdir(path.join(root, 'corpus'));
+    for (let index = 0; index < 150; index++) {
+      await writeFile(
+        path.join(root, 'corpus', `doc-${index}.md`),
+        `# Doc ${index}\n\n${'Parcels move between depots every night. '.repeat(60)}\n`,
+      );
+    }
+    const api = start(root, { PORT: '0', AGENTIC_RAG_CORPUS_DIR: path.join(root, 'corpus') });
+    try {
+      for (let attempt = 0; attempt < 600 && !api.output().includes('"event":"ingest-start"'); attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(api.output()).toContain('"event":"ingest-start"');
+      api.child.kill('SIGTERM');
+      expect(await api.exited).toBe(0);
+      expect(api.output()).not.toContain('"event":"api-ready"');
+      await expect(access(path.join(root, 'data', 'pglite.lock'))).rejects.toThrow();
+    } finally {
+      api.child.kill('SIGKILL');
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('exits 1 with one line when the port is taken, and 2 on bad configuration', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'rag-api-port-'));
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const taken = (blocker.address() as AddressInfo).port;
+    try {
+      const api = start(root, { PORT: String(taken), AGENTIC_RAG_INGEST_ON_START: 'false' });
+      expect(await api.exited).toBe(1);
+      expect(api.output()).toContain(`api failed to start: port ${taken} is already in use (set PORT)`);
+      expect(api.output()).not.toContain('    at ');
+
+      const bad = start(root, { PORT: 'eighty' });
+      expect(await bad.exited).toBe(2);
+      expect(bad.output()).toBe('PORT="eighty" is invalid: expected an integer from 0 to 65535\n');
+    } finally {
+      blocker.close();
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

@@ -3,12 +3,14 @@ import type { AddressInfo } from 'node:net';
 import {
   createJsonLogger,
   createRuntime,
+  ErrorCode,
   isRagError,
   loadConfig,
   redactConfig,
   search,
   type Config,
   type Logger,
+  type RagRuntime,
 } from '@agentic-rag/core';
 import { createApi } from './server.js';
 
@@ -26,7 +28,21 @@ async function main(): Promise<void> {
 
   const runtime = await createRuntime({ config, logger });
   const { server, state } = createApi(runtime);
-  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.PORT, config.HOST, resolve);
+    });
+  } catch (error) {
+    await runtime.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(
+      code === 'EADDRINUSE'
+        ? `port ${config.PORT} is already in use (set PORT)`
+        : `cannot listen: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
   const { port } = server.address() as AddressInfo;
   logger.info(`listening on http://${config.HOST}:${port}`, {
     event: 'api-listening',
@@ -34,11 +50,17 @@ async function main(): Promise<void> {
     backend: runtime.sql.backend,
   });
 
+  // Stopping during the start-up ingest aborts it and waits for it, so the database is never
+  // closed under a running write.
+  const startup = new AbortController();
+  let ingesting: Promise<unknown> = Promise.resolve();
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info('stopping', { event: 'api-stopping', signal });
+    startup.abort();
+    await ingesting.catch(() => {});
     await new Promise((resolve) => server.close(resolve));
     await runtime.close();
     process.exit(0);
@@ -46,21 +68,26 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
-  if (config.AGENTIC_RAG_INGEST_ON_START) await ingestCorpus(config, runtime, logger);
+  if (config.AGENTIC_RAG_INGEST_ON_START) {
+    ingesting = ingestCorpus(config, runtime, logger, startup.signal);
+    try {
+      await ingesting;
+    } catch (error) {
+      if (startup.signal.aborted) return;
+      throw error;
+    }
+  }
   state.ready = true;
   logger.info('ready', { event: 'api-ready' });
 }
 
 /** The quick start's promise: the sample corpus is searchable as soon as the service is ready. */
-async function ingestCorpus(
-  config: Config,
-  runtime: Awaited<ReturnType<typeof createRuntime>>,
-  logger: Logger,
-) {
+async function ingestCorpus(config: Config, runtime: RagRuntime, logger: Logger, signal: AbortSignal) {
   const workspaceId = config.AGENTIC_RAG_WORKSPACE;
   const summary = await runtime.pipeline.ingestSources({
     workspaceId,
     sources: [config.AGENTIC_RAG_CORPUS_DIR],
+    signal,
   });
   logger.info('corpus ingested', {
     event: 'corpus-ingested',
@@ -70,15 +97,13 @@ async function ingestCorpus(
     chunks: summary.chunks,
     seconds: Number(summary.seconds.toFixed(2)),
     corpusVersion: summary.corpusVersion,
+    failures: summary.failures,
   });
-  const [top] = await search(runtime.sql, runtime.embedder, {
-    workspaceId,
-    query: 'How do I create a location?',
-    k: 1,
-  });
+  const query = 'How do I create a location?';
+  const [top] = await search(runtime.sql, runtime.embedder, { workspaceId, query, k: 1, signal });
   logger.info('smoke search', {
     event: 'smoke-search',
-    query: 'How do I create a location?',
+    query,
     top: top
       ? { sourcePath: top.sourcePath, section: top.sectionPath, score: Number(top.score.toFixed(3)) }
       : null,
@@ -90,5 +115,5 @@ main().catch((error: unknown) => {
     ? `[${error.code}] ${error.message}`
     : String((error as Error)?.message ?? error);
   process.stderr.write(`api failed to start: ${message}\n`);
-  process.exit(1);
+  process.exit(isRagError(error) && error.code === ErrorCode.INVALID_CONFIG ? 2 : 1);
 });

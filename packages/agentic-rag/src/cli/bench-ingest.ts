@@ -4,14 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { writeSyntheticCorpus } from '../bench/synthetic-corpus.js';
-import { naiveWriter } from '../bench/naive-writer.js';
-import { loadConfig } from '../config/index.js';
+import { naiveWriter, writeSyntheticCorpus } from '../bench/index.js';
+import type { Config } from '../config/index.js';
 import { PgliteSql, PostgresSql, type Sql } from '../db/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { IngestPipeline } from '../ingest/index.js';
 import { createRuntime } from '../runtime/index.js';
-import { EXIT, formatNumber, loadDotEnv, runCli } from './cli-support.js';
+import { cliConfig, EXIT, formatNumber, runCli } from './cli-support.js';
 import { ProgressBar } from './progress-bar.js';
 
 const HELP = `Usage: pnpm bench:ingest [options]
@@ -66,13 +65,13 @@ async function main(): Promise<number> {
     console.log(HELP);
     return EXIT.ok;
   }
-  loadDotEnv();
-  if (values.child) return runChild(values.child, values.corpus!);
+  const config = cliConfig();
+  if (values.child) return runChild(config, values.child, values.corpus!);
 
   const target = Number(values.chunks);
   if (!Number.isInteger(target) || target < 100)
     throw new RagError(ErrorCode.INVALID_INPUT, '--chunks must be an integer >= 100');
-  const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+  const serverUrl = config.BENCH_DATABASE_URL ?? config.DATABASE_URL;
   const backends = (values.backends ?? (serverUrl ? 'pglite,postgres' : 'pglite')).split(',') as Backend[];
   for (const backend of backends) {
     if (backend !== 'pglite' && backend !== 'postgres')
@@ -161,16 +160,15 @@ function spawnChild(spec: string, corpus: string): Promise<RunResult> {
   });
 }
 
-async function runChild(spec: string, corpus: string): Promise<number> {
+async function runChild(config: Config, spec: string, corpus: string): Promise<number> {
   const [backend, writer] = spec.split(':') as [Backend, Writer];
-  const config = loadConfig({ ...process.env, DATABASE_URL: undefined });
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'rag-bench-db-'));
   let sql: Sql;
   let serverUrl: string | undefined;
   if (backend === 'pglite') {
     sql = await PgliteSql.open({ dataDir: path.join(scratch, 'pglite') });
   } else {
-    serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL!;
+    serverUrl = config.BENCH_DATABASE_URL ?? config.DATABASE_URL!;
     const admin = new PostgresSql({ connectionString: serverUrl, maxConnections: 1 });
     await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
     await admin.query(`CREATE DATABASE ${BENCH_DATABASE}`);

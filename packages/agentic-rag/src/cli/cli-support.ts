@@ -16,11 +16,15 @@ export function cliConfig(): Config {
   return loadConfig(process.env);
 }
 
-/** Logs go to stderr as JSON lines, so stdout stays clean for `--json` output. */
-export function cliLogger(config: Config, quiet: boolean): Logger {
-  if (quiet) return silentLogger;
-  // A CLI's own output is the summary; keep library logs to warnings unless asked.
-  const level: LogLevel = process.env.LOG_LEVEL ? config.LOG_LEVEL : 'warn';
+export type Verbosity = 'quiet' | 'normal' | 'verbose';
+
+/**
+ * Logs go to stderr as JSON lines, so stdout stays clean for `--json` output. A CLI's own output
+ * is its summary: library logs are kept to warnings unless --verbose asks for LOG_LEVEL.
+ */
+export function cliLogger(config: Config, verbosity: Verbosity): Logger {
+  if (verbosity === 'quiet') return silentLogger;
+  const level: LogLevel = verbosity === 'verbose' ? config.LOG_LEVEL : 'warn';
   return createJsonLogger({ level, write: (line) => process.stderr.write(line) });
 }
 

@@ -8,7 +8,8 @@ import { uniqueWorkspace } from '../../../../test/backends.js';
 import { PostgresSql } from '../db/index.js';
 
 const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
-const TSX = path.join(REPO, 'node_modules', '.bin', 'tsx');
+// Absolute, so the CLI can run from any working directory (no .env of the repository is read).
+const TSX_LOADER = import.meta.resolve('tsx');
 
 interface Run {
   code: number | null;
@@ -21,10 +22,14 @@ function run(script: string, args: string[], env: Record<string, string | undefi
     const clean = { ...process.env };
     for (const key of Object.keys(clean))
       if (/^(DATABASE_URL|RAG_|AGENTIC_RAG_|CHUNK_|LOG_LEVEL)/.test(key)) delete clean[key];
-    const child = spawn(TSX, [path.join(REPO, 'packages/agentic-rag/src/cli', script), ...args], {
-      cwd: REPO,
-      env: { ...clean, ...env },
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', TSX_LOADER, path.join(REPO, 'packages/agentic-rag/src/cli', script), ...args],
+      {
+        cwd: os.tmpdir(),
+        env: { ...clean, ...env },
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -78,7 +83,14 @@ describe.each(databases)('pnpm rag:ingest / rag:search on $name', (database) => 
       chunks: number;
       corpusVersion: number;
     };
-    expect(summary.documents).toEqual({ added: 2, updated: 0, unchanged: 0, removed: 0, failed: 0 });
+    expect(summary.documents).toEqual({
+      added: 2,
+      updated: 0,
+      unchanged: 0,
+      removed: 0,
+      skipped: 0,
+      failed: 0,
+    });
     expect(summary.chunks).toBe(2);
 
     const second = JSON.parse((await run('ingest.ts', args, env)).stdout) as typeof summary;
@@ -106,7 +118,7 @@ describe.each(databases)('pnpm rag:ingest / rag:search on $name', (database) => 
     );
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/unchanged 2 .*failed 1/);
-    expect(result.stdout).toContain('FAILED     diagram.png: [UNSUPPORTED_FILE_TYPE]');
+    expect(result.stdout).toContain('FAILED     corpus/diagram.png: [UNSUPPORTED_FILE_TYPE]');
     await rm(path.join(root, 'corpus', 'diagram.png'));
   });
 });
@@ -115,7 +127,7 @@ describe('rag:ingest argument and configuration errors', () => {
   it('documents every flag in --help', async () => {
     const result = await run('ingest.ts', ['--help'], {});
     expect(result.code).toBe(0);
-    for (const flag of ['--source', '--workspace', '--prune', '--json', '--quiet', '--help'])
+    for (const flag of ['--source', '--workspace', '--prune', '--json', '--quiet', '--verbose', '--help'])
       expect(result.stdout).toContain(flag);
   });
 
@@ -125,6 +137,14 @@ describe('rag:ingest argument and configuration errors', () => {
     expect(result.stderr).toBe(
       'error [INVALID_CONFIG]: CHUNK_MAX_TOKENS="lots" is invalid: expected an integer from 32 to 8192\n',
     );
+  });
+
+  it('rejects a malformed workspace id with exit 2 before touching the database', async () => {
+    const result = await run('ingest.ts', ['--workspace', 'has space', '--json'], {
+      DATA_DIR: path.join(os.tmpdir(), 'never-created'),
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error \[INVALID_INPUT\]: workspace "has space" is invalid/);
   });
 
   it('rejects an unknown flag with exit 2 and no stack trace', async () => {

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createRuntime } from '../runtime/index.js';
+import { assertWorkspaceId } from '../store/index.js';
 import type { IngestSummary } from '../ingest/index.js';
 import { cliConfig, cliLogger, EXIT, formatNumber, runCli } from './cli-support.js';
 import { ProgressBar } from './progress-bar.js';
@@ -17,6 +18,7 @@ Options:
                     (or records) no longer exist
   --json            print the summary as one JSON object on stdout instead of text
   --quiet           no progress bar and no log lines
+  --verbose         log at LOG_LEVEL (default: warnings only) as JSON lines on stderr
   -h, --help        show this help
 
 Supported files: .md .markdown .mdx .txt .text .html .htm .json .jsonl .ndjson .yaml .yml
@@ -33,6 +35,7 @@ async function main(): Promise<number> {
       prune: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       quiet: { type: 'boolean', default: false },
+      verbose: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -42,8 +45,9 @@ async function main(): Promise<number> {
     return EXIT.ok;
   }
   const config = cliConfig();
-  const logger = cliLogger(config, values.quiet);
+  const logger = cliLogger(config, values.quiet ? 'quiet' : values.verbose ? 'verbose' : 'normal');
   const workspaceId = values.workspace ?? config.AGENTIC_RAG_WORKSPACE;
+  assertWorkspaceId(workspaceId);
   const sources = values.source ?? [config.AGENTIC_RAG_CORPUS_DIR];
   const runtime = await createRuntime({ config, logger });
   const showProgress = !values.quiet && !values.json;
@@ -79,7 +83,7 @@ function printSummary(summary: IngestSummary, sources: readonly string[]): void 
     `Ingested ${sources.join(', ')} into workspace "${summary.workspaceId}" in ${summary.seconds.toFixed(2)} s`,
   );
   console.log(
-    `  documents  added ${documents.added}  updated ${documents.updated}  unchanged ${documents.unchanged}  removed ${documents.removed}  failed ${documents.failed}`,
+    `  documents  added ${documents.added}  updated ${documents.updated}  unchanged ${documents.unchanged}  removed ${documents.removed}  skipped ${documents.skipped}  failed ${documents.failed}`,
   );
   console.log(
     `  chunks     ${formatNumber(summary.chunks)} written (${formatNumber(summary.tokens)} tokens), ${formatNumber(summary.chunksPerSecond, 1)} chunks/s`,

@@ -5,7 +5,7 @@ async function main(): Promise<number> {
   const config = cliConfig();
   const sql = await openSql(config);
   try {
-    const result = await migrate(sql, { logger: cliLogger(config, false) });
+    const result = await migrate(sql, { logger: cliLogger(config, 'normal') });
     console.log(
       `migrations: ${result.applied.length} applied, ${result.alreadyApplied.length} already applied`,
     );

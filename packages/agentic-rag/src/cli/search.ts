@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { search } from '../retrieve/index.js';
 import { createRuntime } from '../runtime/index.js';
+import { assertWorkspaceId } from '../store/index.js';
 import { cliConfig, cliLogger, EXIT, runCli } from './cli-support.js';
 
 const HELP = `Usage: pnpm rag:search "query" [options]
@@ -37,9 +38,13 @@ async function main(): Promise<number> {
   const k = values.k === undefined ? config.AGENTIC_RAG_TOPK : Number(values.k);
   if (!Number.isInteger(k) || k < 1 || k > 50)
     throw new RagError(ErrorCode.INVALID_INPUT, '--k must be an integer from 1 to 50');
-  const runtime = await createRuntime({ config, logger: cliLogger(config, values.json) });
+  const workspaceId = values.workspace ?? config.AGENTIC_RAG_WORKSPACE;
+  assertWorkspaceId(workspaceId);
+  const runtime = await createRuntime({
+    config,
+    logger: cliLogger(config, values.json ? 'quiet' : 'normal'),
+  });
   try {
-    const workspaceId = values.workspace ?? config.AGENTIC_RAG_WORKSPACE;
     const hits = await search(runtime.sql, runtime.embedder, {
       workspaceId,
       query,

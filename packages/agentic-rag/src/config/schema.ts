@@ -45,6 +45,7 @@ export const configSchema = z.object({
 
   DATABASE_URL: url(['postgres', 'postgresql']),
   DATABASE_POOL_MAX: int(10, 1, 200),
+  BENCH_DATABASE_URL: url(['postgres', 'postgresql']),
   REDIS_URL: url(['redis', 'rediss']),
   NEO4J_URI: url(['neo4j', 'neo4j+s', 'neo4j+ssc', 'bolt', 'bolt+s', 'bolt+ssc']),
   NEO4J_USER: text('neo4j'),

@@ -156,7 +156,8 @@ describe('migration runner', () => {
         const results = await Promise.all(clients.map((client) => migrate(client)));
         const files = (await readdir(DEFAULT_MIGRATIONS_DIR)).filter((file) => file.endsWith('.sql')).sort();
         expect(results.flatMap((result) => result.applied).sort()).toEqual(files);
-        for (const result of results) expect([...result.applied, ...result.alreadyApplied].sort()).toEqual(files);
+        for (const result of results)
+          expect([...result.applied, ...result.alreadyApplied].sort()).toEqual(files);
       } finally {
         await Promise.all(clients.map((client) => client.close()));
         await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);

@@ -19,5 +19,8 @@ export function createEmbedder(config: Config, logger?: Logger): Embedder {
       ...(logger ? { logger } : {}),
     });
   }
-  return new DeterministicEmbedder({ dimensions: config.RAG_EMBEDDING_DIMENSIONS });
+  return new DeterministicEmbedder({
+    dimensions: config.RAG_EMBEDDING_DIMENSIONS,
+    ...(logger ? { logger } : {}),
+  });
 }

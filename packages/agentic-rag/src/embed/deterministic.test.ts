@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { embedderConformance } from './conformance.js';
 import { DeterministicEmbedder } from './deterministic.js';
 
 const embedder = new DeterministicEmbedder();
@@ -123,4 +124,8 @@ describe('DeterministicEmbedder similarity', () => {
   it('embeds "updating" close to "update"', () => {
     expect(cosine('updating', 'update')).toBeGreaterThan(0.9);
   });
+});
+
+describe('DeterministicEmbedder conformance', () => {
+  embedderConformance(() => new DeterministicEmbedder());
 });

@@ -1,9 +1,11 @@
 import { ErrorCode, RagError } from '../errors/index.js';
+import { silentLogger, type Logger } from '../telemetry/index.js';
 import type { EmbedOptions, EmbedResult, Embedder } from './embedder.js';
 import { identifierParts, stem, STOPWORDS, wordsOf } from './text-features.js';
 
 export interface DeterministicEmbedderOptions {
   dimensions?: number;
+  logger?: Logger;
 }
 
 // Relative weight of each feature family. Words carry meaning; bigrams carry phrases
@@ -21,17 +23,28 @@ const STOPWORD_WEIGHT = 0.1;
  * channel useful offline. Queries and documents are embedded the same way.
  */
 export class DeterministicEmbedder implements Embedder {
-  readonly modelId: string;
+  readonly modelId = 'deterministic-hash-v1';
   readonly dimensions: number;
+  private readonly logger: Logger;
 
   constructor(options: DeterministicEmbedderOptions = {}) {
     this.dimensions = options.dimensions ?? 768;
-    this.modelId = `deterministic-hash-v1`;
+    this.logger = options.logger ?? silentLogger;
   }
 
   async embed(options: EmbedOptions): Promise<EmbedResult> {
     if (options.signal?.aborted) throw new RagError(ErrorCode.ABORTED, 'embedding aborted');
-    return { embeddings: options.texts.map((text) => this.embedOne(text)) };
+    const started = performance.now();
+    const embeddings = options.texts.map((text) => this.embedOne(text));
+    this.logger.debug('embedding call', {
+      event: 'embedding-call',
+      provider: 'deterministic',
+      model: this.modelId,
+      inputs: options.texts.length,
+      latencyMs: Math.round(performance.now() - started),
+      outcome: 'ok',
+    });
+    return { embeddings };
   }
 
   embedOne(text: string): number[] {

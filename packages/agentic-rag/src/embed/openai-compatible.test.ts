@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { embedderConformance } from './conformance.js';
 import { OpenAiCompatibleEmbedder } from './openai-compatible.js';
 
 interface Recorded {
@@ -78,6 +79,10 @@ describe('OpenAiCompatibleEmbedder against a local OpenAI-style server', () => {
       sleep: async () => {},
       ...overrides,
     });
+
+  describe('conformance', () => {
+    embedderConformance(() => embedder());
+  });
 
   it('batches inputs, sends the key and model, and returns vectors in input order', async () => {
     const result = await embedder().embed({ texts: ['a', 'bb', 'ccc'] });

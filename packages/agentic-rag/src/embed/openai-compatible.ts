@@ -47,6 +47,7 @@ export class OpenAiCompatibleEmbedder implements Embedder {
   }
 
   async embed(options: EmbedOptions): Promise<EmbedResult> {
+    if (options.signal?.aborted) throw new RagError(ErrorCode.ABORTED, 'embedding aborted');
     const batchSize = this.options.batchSize ?? 64;
     const embeddings: number[][] = [];
     let tokens = 0;

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ErrorCode, RagError, toRagError } from '../errors/index.js';
+import { ErrorCode, toRagError } from '../errors/index.js';
 import type { Embedder } from '../embed/index.js';
 import type { CorpusStore, WriteStatus } from '../store/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';

@@ -1,0 +1,3 @@
+export { writeSyntheticCorpus } from './synthetic-corpus.js';
+export type { SyntheticCorpusOptions } from './synthetic-corpus.js';
+export { naiveWriter } from './naive-writer.js';
