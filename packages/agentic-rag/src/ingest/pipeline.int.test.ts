@@ -386,4 +386,46 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
     });
     expect((await store.stats(workspace)).documents).toBe(0);
   });
+
+  it('keeps the BM25 statistics equal to a recount after adds, updates, prunes and deletes', async () => {
+    const recount = async () => {
+      const maintained = await sql.query<{ lexeme: string; df: number }>(
+        'SELECT lexeme, df FROM rag_vocabulary WHERE workspace_id = $1 ORDER BY lexeme',
+        [workspace],
+      );
+      const recounted = await sql.query<{ lexeme: string; df: number }>(
+        `SELECT t.lexeme, count(DISTINCT c.id)::int AS df FROM rag_chunks c, unnest(c.tsv) AS t
+         WHERE c.workspace_id = $1 GROUP BY t.lexeme ORDER BY t.lexeme`,
+        [workspace],
+      );
+      expect(maintained.rows).toEqual(recounted.rows);
+      const totals = await sql.query<{
+        chunk_count: number;
+        lexeme_total: number;
+        chunks: number;
+        lexemes: number;
+      }>(
+        `SELECT w.chunk_count, w.lexeme_total,
+                (SELECT count(*) FROM rag_chunks WHERE workspace_id = $1) AS chunks,
+                (SELECT coalesce(sum(cardinality(t.positions)), 0) FROM rag_chunks c, unnest(c.tsv) t
+                 WHERE c.workspace_id = $1) AS lexemes
+         FROM rag_workspaces w WHERE w.id = $1`,
+        [workspace],
+      );
+      const row = totals.rows[0]!;
+      expect([row.chunk_count, row.lexeme_total]).toEqual([row.chunks, row.lexemes]);
+      expect(row.chunks).toBeGreaterThan(0);
+    };
+    await pipeline.ingestSources({ workspaceId: workspace, sources: [root] });
+    await recount();
+    await writeFile(
+      path.join(root, 'notes.txt'),
+      'Shipment notes\n\nPickups now happen three times a day.\n',
+    );
+    await unlink(path.join(root, 'page.html'));
+    await pipeline.ingestSources({ workspaceId: workspace, sources: [root], prune: true });
+    await recount();
+    await store.deleteDocuments(workspace, [`${label}/faq.jsonl#q1`]);
+    await recount();
+  });
 });

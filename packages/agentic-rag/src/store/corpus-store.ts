@@ -1,5 +1,6 @@
 import { ErrorCode, RagError } from '../errors/index.js';
 import { loadSqlFile, type Sql, type SqlExecutor } from '../db/index.js';
+import { addToStatistics, removeFromStatistics } from './statistics.js';
 import { assertWorkspaceId } from './workspace-id.js';
 
 const UPSERT_DOCUMENT = loadSqlFile(new URL('./sql/upsert-document.sql', import.meta.url));
@@ -187,7 +188,10 @@ export class CorpusStore {
             corpusVersion: await currentVersion(tx, input.workspaceId),
           };
         }
-        if (!row.inserted) await tx.query('DELETE FROM rag_chunks WHERE document_id = $1', [row.id]);
+        if (!row.inserted) {
+          await removeFromStatistics(tx, input.workspaceId, [row.id]);
+          await tx.query('DELETE FROM rag_chunks WHERE document_id = $1', [row.id]);
+        }
         if (input.chunks.length > 0) {
           await tx.query(INSERT_CHUNKS, [
             row.id,
@@ -205,6 +209,7 @@ export class CorpusStore {
             input.chunks.map((chunk) => vectorLiteral(chunk.embedding)),
           ]);
         }
+        await addToStatistics(tx, input.workspaceId, [row.id]);
         const corpusVersion = await bumpVersion(tx, input.workspaceId);
         await tx.query('UPDATE rag_documents SET corpus_version = $2 WHERE id = $1', [row.id, corpusVersion]);
         return { status: row.inserted ? 'added' : 'updated', documentId: row.id, corpusVersion };
@@ -219,10 +224,14 @@ export class CorpusStore {
   async deleteDocuments(workspaceId: string, sourcePaths: readonly string[]): Promise<number> {
     if (sourcePaths.length === 0) return 0;
     return this.sql.transaction(async (tx) => {
-      const deleted = await tx.query(
-        'DELETE FROM rag_documents WHERE workspace_id = $1 AND source_path = ANY($2::text[]) RETURNING id',
+      const doomed = await tx.query<{ id: number }>(
+        'SELECT id FROM rag_documents WHERE workspace_id = $1 AND source_path = ANY($2::text[]) ORDER BY id FOR UPDATE',
         [workspaceId, [...sourcePaths]],
       );
+      const ids = doomed.rows.map((row) => row.id);
+      if (ids.length === 0) return 0;
+      await removeFromStatistics(tx, workspaceId, ids);
+      const deleted = await tx.query('DELETE FROM rag_documents WHERE id = ANY($1::bigint[])', [ids]);
       if (deleted.rowCount > 0) await bumpVersion(tx, workspaceId);
       return deleted.rowCount;
     });
