@@ -7,7 +7,6 @@ import {
   isRagError,
   loadConfig,
   redactConfig,
-  search,
   type Config,
   type Logger,
   type RagRuntime,
@@ -100,7 +99,9 @@ async function ingestCorpus(config: Config, runtime: RagRuntime, logger: Logger,
     failures: summary.failures,
   });
   const query = 'How do I create a location?';
-  const [top] = await search(runtime.sql, runtime.embedder, { workspaceId, query, k: 1, signal });
+  const {
+    hits: [top],
+  } = await runtime.retriever.retrieve({ workspaceId, query, k: 1, signal });
   logger.info('smoke search', {
     event: 'smoke-search',
     query,

@@ -1,20 +1,27 @@
 import { parseArgs } from 'node:util';
 import { ErrorCode, RagError } from '../errors/index.js';
-import { search } from '../retrieve/index.js';
+import { assembleContext } from '../retrieve/index.js';
 import { createRuntime } from '../runtime/index.js';
 import { assertWorkspaceId } from '../store/index.js';
 import { cliConfig, cliLogger, EXIT, runCli } from './cli-support.js';
 
 const HELP = `Usage: pnpm rag:search "query" [options]
 
-Hybrid search (dense + lexical, fused) over a workspace's chunks.
+Hybrid search over a workspace's chunks: BM25 and dense channels, fused, then reranked.
 
 Options:
-  --workspace ID    workspace to search (default: AGENTIC_RAG_WORKSPACE, "demo")
-  --k N             number of hits, 1-50 (default: AGENTIC_RAG_TOPK)
-  --explain         show each hit's per-channel scores and ranks
-  --json            print the hits as JSON on stdout
-  -h, --help        show this help`;
+  --workspace ID       workspace to search (default: AGENTIC_RAG_WORKSPACE, "demo")
+  --k N                number of hits, 1-100 (default: AGENTIC_RAG_TOPK)
+  --filter KEY=VALUE   narrow the search; repeatable. Keys: sourcePrefix, kind, chapter,
+                       section, page_number, entity_type
+  --channel NAME       run one channel alone: vector or lexical
+  --fusion NAME        weighted or rrf (default: HYBRID_FUSION)
+  --no-rerank          keep the fused order
+  --explain            show each hit's per-channel scores and ranks, rerank features and timings
+  --context            also report the context assembled from the hits within
+                       CONTEXT_TOKEN_LIMIT and RETRIEVAL_MAX_TOTAL_CHUNKS
+  --json               print the full result as JSON on stdout
+  -h, --help           show this help`;
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -22,7 +29,12 @@ async function main(): Promise<number> {
     options: {
       workspace: { type: 'string' },
       k: { type: 'string' },
+      filter: { type: 'string', multiple: true },
+      channel: { type: 'string' },
+      fusion: { type: 'string' },
+      'no-rerank': { type: 'boolean', default: false },
       explain: { type: 'boolean', default: false },
+      context: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -36,27 +48,56 @@ async function main(): Promise<number> {
     throw new RagError(ErrorCode.INVALID_INPUT, 'a query is required: pnpm rag:search "your question"');
   const config = cliConfig();
   const k = values.k === undefined ? config.AGENTIC_RAG_TOPK : Number(values.k);
-  if (!Number.isInteger(k) || k < 1 || k > 50)
-    throw new RagError(ErrorCode.INVALID_INPUT, '--k must be an integer from 1 to 50');
   const workspaceId = values.workspace ?? config.AGENTIC_RAG_WORKSPACE;
   assertWorkspaceId(workspaceId);
+  const filters = Object.fromEntries(
+    (values.filter ?? []).map((pair) => {
+      const [key, ...rest] = pair.split('=');
+      if (!key || rest.length === 0)
+        throw new RagError(ErrorCode.INVALID_INPUT, `--filter expects KEY=VALUE, got "${pair}"`);
+      const value = rest.join('=');
+      return [key, key === 'page_number' && /^\d+$/.test(value) ? Number(value) : value];
+    }),
+  );
+  if (values.channel !== undefined && values.channel !== 'vector' && values.channel !== 'lexical') {
+    throw new RagError(ErrorCode.INVALID_INPUT, '--channel must be vector or lexical');
+  }
+  if (values.fusion !== undefined && values.fusion !== 'weighted' && values.fusion !== 'rrf') {
+    throw new RagError(ErrorCode.INVALID_INPUT, '--fusion must be weighted or rrf');
+  }
   const runtime = await createRuntime({
     config,
     logger: cliLogger(config, values.json ? 'quiet' : 'normal'),
   });
   try {
-    const hits = await search(runtime.sql, runtime.embedder, {
+    const result = await runtime.retriever.retrieve({
       workspaceId,
       query,
       k,
-      weights: { vector: config.HYBRID_VECTOR_WEIGHT, lexical: config.HYBRID_LEXICAL_WEIGHT },
+      filters,
+      ...(values.channel ? { channels: [values.channel as 'vector' | 'lexical'] } : {}),
+      ...(values.fusion ? { fusion: values.fusion as 'weighted' | 'rrf' } : {}),
+      rerank: !values['no-rerank'],
     });
+    const context = values.context
+      ? assembleContext(result, {
+          tokenLimit: config.CONTEXT_TOKEN_LIMIT,
+          maxChunks: config.RETRIEVAL_MAX_TOTAL_CHUNKS,
+        })
+      : undefined;
     if (values.json) {
-      console.log(JSON.stringify({ query, workspaceId, hits }));
+      console.log(JSON.stringify({ workspaceId, ...result, ...(context ? { context } : {}) }));
       return EXIT.ok;
     }
-    if (hits.length === 0) console.log(`No results for "${query}" in workspace "${workspaceId}".`);
-    hits.forEach((hit, index) => {
+    if (result.correctedQuery) {
+      const changes = result.corrections
+        .map((correction) => `${correction.from} → ${correction.to}`)
+        .join(', ');
+      console.log(`Searched for: ${result.correctedQuery}  (corrected: ${changes})`);
+    }
+    for (const warning of result.stats.warnings) console.log(`warning: ${warning}`);
+    if (result.hits.length === 0) console.log(`No results for "${query}" in workspace "${workspaceId}".`);
+    result.hits.forEach((hit, index) => {
       const where = hit.sectionPath ? ` § ${hit.sectionPath}` : '';
       console.log(`${index + 1}. ${hit.title ?? hit.sourcePath}${where}  [${hit.score.toFixed(3)}]`);
       console.log(`   ${hit.sourcePath}:${hit.startOffset}-${hit.endOffset}`);
@@ -64,10 +105,27 @@ async function main(): Promise<number> {
         const channels = Object.entries(hit.channels)
           .map(([name, channel]) => `${name} ${channel.score.toFixed(4)} (#${channel.rank})`)
           .join('  ');
-        console.log(`   channels: ${channels}`);
+        console.log(`   channels: ${channels}  fused ${hit.fusedScore.toFixed(3)}`);
+        if (hit.rerank?.features) {
+          const features = Object.entries(hit.rerank.features)
+            .map(([name, value]) => `${name} ${value.toFixed(2)}`)
+            .join('  ');
+          console.log(`   rerank:   ${features}`);
+        }
       }
       console.log(`   ${hit.text.replace(/\s+/g, ' ').slice(0, 160)}${hit.text.length > 160 ? '…' : ''}`);
     });
+    if (values.explain) {
+      const stages = result.stats.stages.map((stage) => `${stage.name} ${stage.ms.toFixed(1)} ms`).join(', ');
+      console.log(
+        `candidates: vector ${result.stats.candidates.vector}, lexical ${result.stats.candidates.lexical}; reranker: ${result.stats.reranker ?? 'none'}; ${stages}`,
+      );
+    }
+    if (context) {
+      const limits =
+        context.stats.limitsHit.length > 0 ? ` (limited by ${context.stats.limitsHit.join(', ')})` : '';
+      console.log(`context: ${context.primary.length} chunks, ${context.totalTokens} tokens${limits}`);
+    }
     return EXIT.ok;
   } finally {
     await runtime.close();

@@ -54,6 +54,9 @@ function crossFieldProblems(config: Config): string[] {
       problems.push('RAG_EMBEDDER_BASE_URL is required when RAG_EMBEDDER=openai');
     if (!config.RAG_EMBEDDER_MODEL) problems.push('RAG_EMBEDDER_MODEL is required when RAG_EMBEDDER=openai');
   }
+  if (config.RAG_RERANKER === 'http' && !config.RAG_RERANKER_URL) {
+    problems.push('RAG_RERANKER_URL is required when RAG_RERANKER=http');
+  }
   if (config.RAG_LLM === 'openai') {
     if (!config.RAG_LLM_BASE_URL) problems.push('RAG_LLM_BASE_URL is required when RAG_LLM=openai');
     if (!config.RAG_LLM_MODEL) problems.push('RAG_LLM_MODEL is required when RAG_LLM=openai');

@@ -76,6 +76,26 @@ export const configSchema = z.object({
   HYBRID_LEXICAL_WEIGHT: weight(0.35),
   HYBRID_GRAPH_WEIGHT: weight(0.15),
 
+  HYBRID_FUSION: z
+    .enum(['weighted', 'rrf'])
+    .default('weighted')
+    .describe('one of weighted (normalised scores, weighted sum), rrf (reciprocal rank fusion)'),
+  HYBRID_NORMALIZATION: z.enum(['minmax', 'zscore']).default('minmax').describe('one of minmax, zscore'),
+  BM25_K1: z.coerce.number().min(0).max(10).default(1.2).describe('a number from 0 to 10'),
+  BM25_B: weight(0.75),
+  HNSW_EF_SEARCH: int(100, 1, 1000),
+  RETRIEVAL_CANDIDATES: int(50, 10, 1000),
+  TYPO_SIMILARITY_THRESHOLD: weight(0.3),
+  RAG_RERANKER: z
+    .enum(['heuristic', 'http', 'none'])
+    .default('heuristic')
+    .describe('one of heuristic (model-free), http (TEI-style /rerank server), none'),
+  RAG_RERANKER_URL: url(['http', 'https']),
+  RAG_RERANKER_TIMEOUT_MS: int(10_000, 100, 600_000),
+  MMR_LAMBDA: weight(1),
+  CONTEXT_TOKEN_LIMIT: int(4000, 100, 200_000),
+  RETRIEVAL_MAX_TOTAL_CHUNKS: int(15, 1, 200),
+
   CHUNK_MAX_TOKENS: int(400, 32, 8192),
   CHUNK_OVERLAP_TOKENS: int(60, 0, 2048),
 

@@ -18,6 +18,7 @@ export const ErrorCode = {
   INTERNAL: 'INTERNAL',
   EMBEDDER_REQUEST_REJECTED: 'EMBEDDER_REQUEST_REJECTED',
   TRANSACTION_CONFLICT: 'TRANSACTION_CONFLICT',
+  RERANKER_UNAVAILABLE: 'RERANKER_UNAVAILABLE',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -53,6 +54,7 @@ export const ERROR_CODE_INFO: Record<ErrorCode, ErrorCodeInfo> = {
   EMBEDDER_REQUEST_REJECTED: { graphql: 'EMBEDDER_REQUEST_REJECTED', httpStatus: 502, retryable: false },
   // Serialization failure or deadlock: the same transaction run again normally succeeds.
   TRANSACTION_CONFLICT: { graphql: 'TRANSACTION_CONFLICT', httpStatus: 409, retryable: true },
+  RERANKER_UNAVAILABLE: { graphql: 'RERANKER_UNAVAILABLE', httpStatus: 503, retryable: true },
 };
 
 export interface RagErrorOptions {

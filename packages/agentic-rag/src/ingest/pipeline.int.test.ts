@@ -5,7 +5,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../../test/backends.js';
 import type { Sql } from '../db/index.js';
 import { DeterministicEmbedder } from '../embed/index.js';
-import { search } from '../retrieve/index.js';
+import { createRetriever } from '../retrieve/index.js';
+import { loadConfig } from '../config/index.js';
 import { CorpusStore } from '../store/index.js';
 import { IngestPipeline } from './pipeline.js';
 
@@ -127,7 +128,7 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
       [workspace],
     );
     expect(leaked.rowCount).toBe(0);
-    const hits = await search(sql, embedder, {
+    const { hits } = await createRetriever(loadConfig({}), sql, embedder).retrieve({
       workspaceId: workspace,
       query: 'how do I create a location',
       k: 3,

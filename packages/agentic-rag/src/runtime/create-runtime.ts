@@ -2,6 +2,7 @@ import type { Config } from '../config/index.js';
 import { migrate, openSql, type Sql } from '../db/index.js';
 import { createEmbedder, type Embedder } from '../embed/index.js';
 import { IngestPipeline } from '../ingest/index.js';
+import { createRetriever, type HybridRetriever } from '../retrieve/index.js';
 import { CorpusStore } from '../store/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 
@@ -13,6 +14,7 @@ export interface RagRuntime {
   embedder: Embedder;
   store: CorpusStore;
   pipeline: IngestPipeline;
+  retriever: HybridRetriever;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
       embedder,
       store,
       pipeline,
+      retriever: createRetriever(config, sql, embedder, logger),
       close: () => (options.sql ? Promise.resolve() : sql.close()),
     };
   } catch (error) {

@@ -1,0 +1,129 @@
+import type { Sql } from '../db/index.js';
+import { vectorLiteral } from '../store/index.js';
+import { filterConditions, type RetrievalFilters } from './filters.js';
+import type { QueryTerm } from './query-analysis.js';
+
+/** One channel's candidates, best first; scores are the channel's own (cosine, BM25). */
+export interface ChannelResult {
+  ids: number[];
+  scores: number[];
+  ms: number;
+}
+
+export interface DenseOptions {
+  workspaceId: string;
+  vector: readonly number[];
+  model: string;
+  limit: number;
+  efSearch: number;
+  filters: RetrievalFilters;
+}
+
+/**
+ * Dense channel: cosine similarity over the HNSW index. pgvector 0.8's iterative scan keeps
+ * walking the graph until `limit` rows pass the workspace and filter conditions, so a filtered
+ * or multi-workspace query still returns k rows; relaxed order is re-sorted by distance outside.
+ */
+export async function denseChannel(sql: Sql, options: DenseOptions): Promise<ChannelResult> {
+  const started = performance.now();
+  const filters = filterConditions(options.filters, 5);
+  const rows = await sql.transaction(async (tx) => {
+    await tx.query(
+      "SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)",
+      [String(Math.max(options.efSearch, options.limit))],
+    );
+    const result = await tx.query<{ id: number; score: number }>(
+      `WITH nearest AS MATERIALIZED (
+         SELECT c.id, c.embedding <=> $2::vector AS distance
+         FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id
+         WHERE c.workspace_id = $1 AND c.embedding_model = $3${filters.sql}
+         ORDER BY c.embedding <=> $2::vector
+         LIMIT $4
+       )
+       SELECT id, 1 - distance AS score FROM nearest ORDER BY distance, id`,
+      [options.workspaceId, vectorLiteral(options.vector), options.model, options.limit, ...filters.params],
+    );
+    return result.rows;
+  });
+  return {
+    ids: rows.map((row) => row.id),
+    scores: rows.map((row) => row.score),
+    ms: performance.now() - started,
+  };
+}
+
+export interface Bm25Options {
+  workspaceId: string;
+  terms: readonly QueryTerm[];
+  documentFrequency: ReadonlyMap<string, number>;
+  limit: number;
+  k1: number;
+  b: number;
+  filters: RetrievalFilters;
+}
+
+export interface Bm25Statistics {
+  /** Chunks in the workspace. */
+  n: number;
+  /** Average chunk length in lexemes. */
+  averageLength: number;
+}
+
+/**
+ * Okapi BM25 with Lucene's idf, ln(1 + (N - df + 0.5) / (df + 0.5)), so a term in every chunk
+ * still scores a little and never negatively:
+ *   score(q, c) = Σ_t qtf(t) · idf(t) · tf(t,c)·(k1 + 1) / (tf(t,c) + k1·(1 − b + b·|c| / avg|c|))
+ * Term frequencies come from the postings, lengths and N from the maintained statistics.
+ */
+export async function bm25Channel(sql: Sql, options: Bm25Options): Promise<ChannelResult & Bm25Statistics> {
+  const started = performance.now();
+  const statistics = await sql.query<{ chunk_count: number; lexeme_total: number }>(
+    'SELECT chunk_count, lexeme_total FROM rag_workspaces WHERE id = $1',
+    [options.workspaceId],
+  );
+  const n = statistics.rows[0]?.chunk_count ?? 0;
+  const averageLength = n > 0 ? statistics.rows[0]!.lexeme_total / n : 0;
+  const weighted = options.terms.filter((term) => (options.documentFrequency.get(term.lexeme) ?? 0) > 0);
+  if (n === 0 || weighted.length === 0)
+    return { ids: [], scores: [], ms: performance.now() - started, n, averageLength };
+
+  const lexemes = weighted.map((term) => term.lexeme);
+  const weights = weighted.map(
+    (term) => term.count * bm25Idf(n, options.documentFrequency.get(term.lexeme)!),
+  );
+  const filters = filterConditions(options.filters, 8);
+  const needsDocuments = filters.sql.includes('d.');
+  const result = await sql.query<{ id: number; score: number }>(
+    `SELECT p.chunk_id AS id,
+            sum(q.weight * p.tf * ($4::float8 + 1) / (p.tf + $4::float8 * (1 - $5::float8 + $5::float8 * c.lexeme_count / $6::float8))) AS score
+     FROM unnest($2::text[], $3::float8[]) AS q(lexeme, weight)
+     JOIN rag_chunk_terms p ON p.workspace_id = $1 AND p.lexeme = q.lexeme
+     JOIN rag_chunks c ON c.id = p.chunk_id
+     ${needsDocuments ? 'JOIN rag_documents d ON d.id = c.document_id' : ''}
+     WHERE true${filters.sql}
+     GROUP BY p.chunk_id
+     ORDER BY score DESC, id
+     LIMIT $7`,
+    [
+      options.workspaceId,
+      lexemes,
+      weights,
+      options.k1,
+      options.b,
+      averageLength,
+      options.limit,
+      ...filters.params,
+    ],
+  );
+  return {
+    ids: result.rows.map((row) => row.id),
+    scores: result.rows.map((row) => row.score),
+    ms: performance.now() - started,
+    n,
+    averageLength,
+  };
+}
+
+export function bm25Idf(n: number, df: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}

@@ -1,0 +1,48 @@
+import type { Config } from '../config/index.js';
+import type { Sql } from '../db/index.js';
+import type { Embedder } from '../embed/index.js';
+import type { Logger } from '../telemetry/index.js';
+import { HeuristicReranker } from './rerank/heuristic.js';
+import { HttpCrossEncoderReranker } from './rerank/http-cross-encoder.js';
+import type { Reranker } from './rerank/reranker.js';
+import { HybridRetriever } from './retriever.js';
+
+export function createReranker(config: Config): Reranker | null {
+  if (config.RAG_RERANKER === 'none') return null;
+  if (config.RAG_RERANKER === 'http') {
+    return new HttpCrossEncoderReranker({
+      baseUrl: config.RAG_RERANKER_URL!,
+      timeoutMs: config.RAG_RERANKER_TIMEOUT_MS,
+    });
+  }
+  return new HeuristicReranker();
+}
+
+/** The retriever the configuration describes. */
+export function createRetriever(
+  config: Config,
+  sql: Sql,
+  embedder: Embedder,
+  logger?: Logger,
+): HybridRetriever {
+  return new HybridRetriever(
+    sql,
+    embedder,
+    {
+      weights: {
+        vector: config.HYBRID_VECTOR_WEIGHT,
+        lexical: config.HYBRID_LEXICAL_WEIGHT,
+        graph: config.HYBRID_GRAPH_WEIGHT,
+      },
+      fusion: config.HYBRID_FUSION,
+      normalization: config.HYBRID_NORMALIZATION,
+      bm25: { k1: config.BM25_K1, b: config.BM25_B },
+      efSearch: config.HNSW_EF_SEARCH,
+      candidates: config.RETRIEVAL_CANDIDATES,
+      typoSimilarity: config.TYPO_SIMILARITY_THRESHOLD,
+      mmrLambda: config.MMR_LAMBDA,
+    },
+    createReranker(config),
+    logger,
+  );
+}

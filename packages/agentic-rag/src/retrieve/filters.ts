@@ -1,0 +1,75 @@
+import { ErrorCode, RagError } from '../errors/index.js';
+
+/** What a search may be narrowed to, besides the (mandatory) workspace. */
+export interface RetrievalFilters {
+  /** Source paths starting with this, e.g. `simulated_ingestion/textbook/`. */
+  sourcePrefix?: string;
+  /** Document kind: markdown, text, html, json-record, yaml. */
+  kind?: string;
+  chapter?: string;
+  section?: string;
+  page_number?: number;
+  entity_type?: string;
+}
+
+/** Filter keys matched against chunk metadata first, then document metadata. */
+const METADATA_KEYS = ['chapter', 'section', 'page_number', 'entity_type'] as const;
+const KNOWN_KEYS = ['sourcePrefix', 'kind', ...METADATA_KEYS] as const;
+
+/** Validates untrusted filter input: unknown keys and wrong types are INVALID_INPUT. */
+export function parseFilters(input: unknown): RetrievalFilters {
+  if (input === undefined || input === null) return {};
+  if (typeof input !== 'object' || Array.isArray(input)) {
+    throw new RagError(ErrorCode.INVALID_INPUT, 'filters must be an object');
+  }
+  const filters: RetrievalFilters = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (!(KNOWN_KEYS as readonly string[]).includes(key)) {
+      throw new RagError(
+        ErrorCode.INVALID_INPUT,
+        `filter '${key}' is not supported (supported: ${KNOWN_KEYS.join(', ')})`,
+        {
+          details: { filter: key },
+        },
+      );
+    }
+    if (value === undefined || value === null) continue;
+    if (key === 'page_number') {
+      if (!Number.isInteger(value))
+        throw new RagError(ErrorCode.INVALID_INPUT, "filter 'page_number' must be an integer");
+      filters.page_number = value as number;
+    } else {
+      if (typeof value !== 'string' || value.length === 0) {
+        throw new RagError(ErrorCode.INVALID_INPUT, `filter '${key}' must be a non-empty string`);
+      }
+      (filters as Record<string, string>)[key] = value;
+    }
+  }
+  return filters;
+}
+
+/**
+ * SQL conditions over `c` (rag_chunks) and `d` (rag_documents) for the filters, with parameters
+ * numbered from `firstParameter`. Values are always bound, never spliced into the text.
+ */
+export function filterConditions(
+  filters: RetrievalFilters,
+  firstParameter: number,
+): { sql: string; params: unknown[] } {
+  const conditions: string[] = [];
+  const params: unknown[] = [];
+  const bind = (value: unknown) => {
+    params.push(value);
+    return `$${firstParameter + params.length - 1}`;
+  };
+  if (filters.sourcePrefix !== undefined) {
+    conditions.push(`starts_with(d.source_path, ${bind(filters.sourcePrefix)})`);
+  }
+  if (filters.kind !== undefined) conditions.push(`d.source_kind = ${bind(filters.kind)}`);
+  for (const key of METADATA_KEYS) {
+    const value = filters[key];
+    if (value === undefined) continue;
+    conditions.push(`coalesce(c.metadata ->> '${key}', d.metadata ->> '${key}') = ${bind(String(value))}`);
+  }
+  return { sql: conditions.map((condition) => ` AND ${condition}`).join(''), params };
+}

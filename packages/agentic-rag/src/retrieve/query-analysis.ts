@@ -1,0 +1,60 @@
+import type { SqlExecutor } from '../db/index.js';
+
+export interface QueryTerm {
+  /** The lexeme as the english text-search configuration stems it, e.g. "locat". */
+  lexeme: string;
+  /** How often it occurs in the query. */
+  count: number;
+}
+
+export interface Correction {
+  /** The query's lexeme that no chunk of the workspace contains. */
+  from: string;
+  /** The closest lexeme of the workspace vocabulary (trigram similarity). */
+  to: string;
+  similarity: number;
+}
+
+export interface AnalyzedQuery {
+  terms: QueryTerm[];
+  /** Document frequency per lexeme in the workspace (0 for unknown words). */
+  documentFrequency: Map<string, number>;
+  corrections: Correction[];
+}
+
+/**
+ * Lexemes of the query, stemmed by Postgres exactly as the chunks' tsvectors were, their document
+ * frequencies, and a correction for each lexeme the workspace has never seen when a close enough
+ * one exists ("pomp" -> "pomdp"). Corrections are reported to the caller, never applied silently.
+ */
+export async function analyzeQuery(
+  sql: SqlExecutor,
+  workspaceId: string,
+  query: string,
+  similarityThreshold: number,
+): Promise<AnalyzedQuery> {
+  const lexemes = await sql.query<{ lexeme: string; count: number; df: number | null }>(
+    `SELECT t.lexeme, coalesce(cardinality(t.positions), 1) AS count, v.df
+     FROM unnest(to_tsvector('english', $2)) AS t
+     LEFT JOIN rag_vocabulary v ON v.workspace_id = $1 AND v.lexeme = t.lexeme`,
+    [workspaceId, query],
+  );
+  const terms = lexemes.rows.map((row) => ({ lexeme: row.lexeme, count: row.count }));
+  const documentFrequency = new Map(lexemes.rows.map((row) => [row.lexeme, row.df ?? 0]));
+  const corrections: Correction[] = [];
+  for (const row of lexemes.rows) {
+    if ((row.df ?? 0) > 0 || row.lexeme.length < 3 || /\d/.test(row.lexeme)) continue;
+    const suggestion = await sql.query<{ lexeme: string; similarity: number; df: number }>(
+      `SELECT lexeme, similarity(lexeme, $2) AS similarity, df FROM rag_vocabulary
+       WHERE workspace_id = $1 AND similarity(lexeme, $2) >= $3 AND lexeme % $2
+       ORDER BY similarity DESC, df DESC, lexeme LIMIT 1`,
+      [workspaceId, row.lexeme, similarityThreshold],
+    );
+    const best = suggestion.rows[0];
+    if (best) {
+      corrections.push({ from: row.lexeme, to: best.lexeme, similarity: best.similarity });
+      documentFrequency.set(best.lexeme, best.df);
+    }
+  }
+  return { terms, documentFrequency, corrections };
+}

@@ -1,0 +1,77 @@
+import { identifierParts, stem, STOPWORDS, wordsOf } from '../../embed/index.js';
+import { extractIdentifiers, identifierMatch } from './identifiers.js';
+import type { RerankOptions, RerankResult, Reranker } from './reranker.js';
+
+/** How much each signal counts. The fused score keeps the channels' opinion in the result. */
+const WEIGHTS = { fused: 0.45, coverage: 0.2, proximity: 0.1, heading: 0.1, identifier: 0.35 } as const;
+
+/**
+ * A reranker with no model: blends the fused score with how many query terms the chunk covers,
+ * how close together they stand, whether the title or headings carry them, and whether the chunk
+ * contains an exact identifier the query names (`POST /locations`, `Algorithm 3.2`).
+ */
+export class HeuristicReranker implements Reranker {
+  readonly name = 'heuristic';
+
+  rerank(options: RerankOptions): Promise<RerankResult> {
+    const queryTerms = [...new Set(contentStems(options.query))];
+    const identifiers = extractIdentifiers(options.query);
+    const maxFused = Math.max(0, ...options.candidates.map((candidate) => candidate.fusedScore));
+    const features = options.candidates.map((candidate) => {
+      const words = contentStems(candidate.text);
+      const heading = new Set(contentStems(`${candidate.title ?? ''} ${candidate.sectionPath}`));
+      const present = queryTerms.filter((term) => words.includes(term) || heading.has(term));
+      return {
+        fused: maxFused > 0 ? candidate.fusedScore / maxFused : 0,
+        coverage: queryTerms.length > 0 ? present.length / queryTerms.length : 0,
+        proximity: proximity(words, queryTerms),
+        heading:
+          queryTerms.length > 0
+            ? queryTerms.filter((term) => heading.has(term)).length / queryTerms.length
+            : 0,
+        identifier: identifierMatch(identifiers, `${candidate.sectionPath}\n${candidate.text}`),
+      };
+    });
+    const scores = features.map((feature) =>
+      (Object.keys(WEIGHTS) as Array<keyof typeof WEIGHTS>).reduce(
+        (sum, key) => sum + WEIGHTS[key] * feature[key],
+        0,
+      ),
+    );
+    return Promise.resolve({ scores, features });
+  }
+}
+
+function contentStems(text: string): string[] {
+  return wordsOf(identifierParts(text))
+    .filter((word) => !STOPWORDS.has(word))
+    .map(stem);
+}
+
+/**
+ * matched / span of the shortest window holding every query term the text contains: 1 when they
+ * stand side by side, small when they are scattered, 0 when fewer than two are present.
+ */
+function proximity(words: readonly string[], terms: readonly string[]): number {
+  const wanted = new Set(terms.filter((term) => words.includes(term)));
+  if (wanted.size < 2) return 0;
+  const counts = new Map<string, number>();
+  let covered = 0;
+  let best = Infinity;
+  let left = 0;
+  for (let right = 0; right < words.length; right++) {
+    const word = words[right]!;
+    if (!wanted.has(word)) continue;
+    counts.set(word, (counts.get(word) ?? 0) + 1);
+    if (counts.get(word) === 1) covered++;
+    while (covered === wanted.size) {
+      best = Math.min(best, right - left + 1);
+      const leaving = words[left++]!;
+      if (wanted.has(leaving)) {
+        counts.set(leaving, counts.get(leaving)! - 1);
+        if (counts.get(leaving) === 0) covered--;
+      }
+    }
+  }
+  return Number.isFinite(best) ? wanted.size / best : 0;
+}

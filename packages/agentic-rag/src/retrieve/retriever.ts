@@ -1,0 +1,325 @@
+import type { Sql } from '../db/index.js';
+import type { Embedder } from '../embed/index.js';
+import { ErrorCode, RagError, toRagError } from '../errors/index.js';
+import { assertWorkspaceId } from '../store/index.js';
+import { silentLogger, type Logger } from '../telemetry/index.js';
+import { loadSqlFile } from '../db/index.js';
+import { bm25Channel, denseChannel, type ChannelResult } from './channels.js';
+import { parseFilters, type RetrievalFilters } from './filters.js';
+import {
+  fuse,
+  type ChannelName,
+  type ChannelScore,
+  type FusionMethod,
+  type Normalization,
+} from './fusion.js';
+import { analyzeQuery, type Correction } from './query-analysis.js';
+import { maximalMarginalRelevance } from './rerank/mmr.js';
+import type { Reranker } from './rerank/reranker.js';
+
+const HYDRATE = loadSqlFile(new URL('./sql/hydrate.sql', import.meta.url));
+
+export const MAX_QUERY_LENGTH = 2000;
+export const MAX_K = 100;
+
+export interface RetrieverSettings {
+  weights: Record<ChannelName, number>;
+  fusion: FusionMethod;
+  normalization: Normalization;
+  bm25: { k1: number; b: number };
+  efSearch: number;
+  /** Candidates each channel returns before fusion; also how many the reranker sees. */
+  candidates: number;
+  typoSimilarity: number;
+  /** 1 = no diversification; lower trades relevance for variety (MMR). */
+  mmrLambda: number;
+}
+
+export interface RetrieveOptions {
+  workspaceId: string;
+  query: string;
+  k?: number;
+  /** Untrusted filter object; unknown keys are INVALID_INPUT. */
+  filters?: unknown;
+  /** Channels to run (default both); the evaluation runs each alone. */
+  channels?: ReadonlyArray<'vector' | 'lexical'>;
+  fusion?: FusionMethod;
+  rerank?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface RetrievalHit {
+  /** Internal row id, for the graph and context stages. */
+  id: number;
+  chunkId: string;
+  documentId: number;
+  sourcePath: string;
+  kind: string;
+  title: string | null;
+  url: string | null;
+  text: string;
+  tokenCount: number;
+  startOffset: number;
+  endOffset: number;
+  sectionPath: string;
+  metadata: Record<string, unknown>;
+  /** The final score the hits are ordered by (rerank score when reranked, else fused). */
+  score: number;
+  fusedScore: number;
+  /** Why it was retrieved: each channel's raw score, rank and normalised score. */
+  channels: Partial<Record<ChannelName, ChannelScore>>;
+  rerank?: { score: number; features?: Record<string, number> };
+}
+
+export interface StageTiming {
+  name: string;
+  ms: number;
+}
+
+export interface RetrievalResult {
+  query: string;
+  /** The query with corrections applied, when there were any; that is what was searched. */
+  correctedQuery: string | null;
+  corrections: Correction[];
+  filters: RetrievalFilters;
+  hits: RetrievalHit[];
+  stats: {
+    stages: StageTiming[];
+    candidates: Record<'vector' | 'lexical', number>;
+    reranker: string | null;
+    warnings: string[];
+  };
+}
+
+/**
+ * Hybrid retrieval: query analysis (stemming, document frequencies, typo correction) → dense and
+ * BM25 channels in parallel → fusion → rerank of the top candidates → optional MMR → top k.
+ * Every hit says why it is there. A failing reranker degrades to the fused order with a warning.
+ */
+export class HybridRetriever {
+  private readonly logger: Logger;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly embedder: Embedder,
+    private readonly settings: RetrieverSettings,
+    private readonly reranker: Reranker | null,
+    logger?: Logger,
+  ) {
+    this.logger = logger ?? silentLogger;
+  }
+
+  async retrieve(options: RetrieveOptions): Promise<RetrievalResult> {
+    const query = options.query.trim();
+    if (query.length === 0) throw new RagError(ErrorCode.INVALID_INPUT, 'query must not be empty');
+    if (query.length > MAX_QUERY_LENGTH) {
+      throw new RagError(ErrorCode.INVALID_INPUT, `query must be at most ${MAX_QUERY_LENGTH} characters`);
+    }
+    const k = options.k ?? 10;
+    if (!Number.isInteger(k) || k < 1 || k > MAX_K) {
+      throw new RagError(ErrorCode.INVALID_INPUT, `k must be an integer from 1 to ${MAX_K}`);
+    }
+    assertWorkspaceId(options.workspaceId);
+    const filters = parseFilters(options.filters);
+    const channels = new Set(options.channels ?? ['vector', 'lexical']);
+    const stages: StageTiming[] = [];
+    const warnings: string[] = [];
+    const time = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+      const started = performance.now();
+      try {
+        return await work();
+      } finally {
+        stages.push({ name, ms: Number((performance.now() - started).toFixed(2)) });
+      }
+    };
+
+    const analysis = await time('analyze', () =>
+      this.sql.transaction(async (tx) => {
+        await tx.query("SELECT set_config('pg_trgm.similarity_threshold', $1, true)", [
+          String(this.settings.typoSimilarity),
+        ]);
+        return analyzeQuery(tx, options.workspaceId, query, this.settings.typoSimilarity);
+      }),
+    );
+    const correctedQuery =
+      analysis.corrections.length > 0 ? await this.applyCorrections(query, analysis.corrections) : null;
+    const searchText = correctedQuery ?? query;
+    const terms = [
+      ...analysis.terms.filter(
+        (term) => !analysis.corrections.some((correction) => correction.from === term.lexeme),
+      ),
+      ...analysis.corrections.map((correction) => ({
+        lexeme: correction.to,
+        count: analysis.terms.find((term) => term.lexeme === correction.from)?.count ?? 1,
+      })),
+    ];
+
+    const empty: ChannelResult = { ids: [], scores: [], ms: 0 };
+    const [dense, lexical] = await Promise.all([
+      channels.has('vector')
+        ? time('dense', async () => {
+            const { embeddings } = await this.embedder.embed({
+              texts: [searchText],
+              purpose: 'query',
+              ...(options.signal ? { signal: options.signal } : {}),
+            });
+            return denseChannel(this.sql, {
+              workspaceId: options.workspaceId,
+              vector: embeddings[0]!,
+              model: this.embedder.modelId,
+              limit: this.settings.candidates,
+              efSearch: this.settings.efSearch,
+              filters,
+            });
+          })
+        : empty,
+      channels.has('lexical')
+        ? time('lexical', () =>
+            bm25Channel(this.sql, {
+              workspaceId: options.workspaceId,
+              terms,
+              documentFrequency: analysis.documentFrequency,
+              limit: this.settings.candidates,
+              k1: this.settings.bm25.k1,
+              b: this.settings.bm25.b,
+              filters,
+            }),
+          )
+        : empty,
+    ]);
+
+    const fused = fuse(
+      [
+        { name: 'vector', ids: dense.ids, scores: dense.scores, weight: this.settings.weights.vector },
+        { name: 'lexical', ids: lexical.ids, scores: lexical.scores, weight: this.settings.weights.lexical },
+      ],
+      { method: options.fusion ?? this.settings.fusion, normalization: this.settings.normalization },
+    );
+    const rerankOn = (options.rerank ?? true) && this.reranker !== null;
+    const pool = fused.slice(0, rerankOn ? Math.max(k, this.settings.candidates) : k);
+    const rows = await time('hydrate', () => this.hydrate(pool.map((candidate) => candidate.id)));
+    let hits: RetrievalHit[] = pool.flatMap((candidate) => {
+      const row = rows.get(candidate.id);
+      return row
+        ? [{ ...row, score: candidate.score, fusedScore: candidate.score, channels: candidate.channels }]
+        : [];
+    });
+
+    if (rerankOn && hits.length > 1) {
+      try {
+        const reranked = await time('rerank', () =>
+          this.reranker!.rerank({
+            query: searchText,
+            candidates: hits.map((hit) => ({
+              id: hit.id,
+              text: hit.text,
+              title: hit.title,
+              sectionPath: hit.sectionPath,
+              fusedScore: hit.fusedScore,
+            })),
+            ...(options.signal ? { signal: options.signal } : {}),
+          }),
+        );
+        hits = hits
+          .map((hit, index) => ({
+            ...hit,
+            score: reranked.scores[index]!,
+            rerank: {
+              score: reranked.scores[index]!,
+              ...(reranked.features ? { features: reranked.features[index]! } : {}),
+            },
+          }))
+          .sort(
+            (left, right) =>
+              right.score - left.score || right.fusedScore - left.fusedScore || left.id - right.id,
+          );
+      } catch (error) {
+        const ragError = toRagError(error);
+        if (ragError.code === ErrorCode.ABORTED) throw ragError;
+        warnings.push(
+          `reranker ${this.reranker!.name} failed (${ragError.code}); results are in fused order`,
+        );
+        this.logger.warn('rerank failed', { event: 'rerank-failed', error: ragError });
+      }
+    }
+    if (this.settings.mmrLambda < 1 && hits.length > k) {
+      const picked = maximalMarginalRelevance(
+        hits.map((hit) => hit.text),
+        hits.map((hit) => hit.score),
+        k,
+        this.settings.mmrLambda,
+      );
+      hits = picked.map((index) => hits[index]!);
+    }
+
+    return {
+      query,
+      correctedQuery,
+      corrections: analysis.corrections,
+      filters,
+      hits: hits.slice(0, k),
+      stats: {
+        stages,
+        candidates: { vector: dense.ids.length, lexical: lexical.ids.length },
+        reranker: rerankOn ? this.reranker!.name : null,
+        warnings,
+      },
+    };
+  }
+
+  /** Rewrites each query word whose lexeme was corrected; the rest of the query is kept as typed. */
+  private async applyCorrections(query: string, corrections: readonly Correction[]): Promise<string> {
+    const words = query.split(/(\s+)/);
+    const lexemes = await this.sql.query<{ word: string; lexeme: string | null }>(
+      `SELECT w.word, (SELECT t.lexeme FROM unnest(to_tsvector('english', w.word)) AS t LIMIT 1) AS lexeme
+       FROM unnest($1::text[]) AS w(word)`,
+      [words.filter((word) => word.trim() !== '')],
+    );
+    const byWord = new Map(lexemes.rows.map((row) => [row.word, row.lexeme]));
+    return words
+      .map((word) => {
+        const correction = corrections.find((candidate) => candidate.from === byWord.get(word));
+        return correction ? correction.to : word;
+      })
+      .join('');
+  }
+
+  private async hydrate(ids: readonly number[]) {
+    if (ids.length === 0) return new Map<number, Omit<RetrievalHit, 'score' | 'fusedScore' | 'channels'>>();
+    const result = await this.sql.query<{
+      id: number;
+      chunk_id: string;
+      text: string;
+      token_count: number;
+      start_offset: number;
+      end_offset: number;
+      section_path: string;
+      metadata: Record<string, unknown>;
+      document_id: number;
+      source_path: string;
+      source_kind: string;
+      title: string | null;
+      url: string | null;
+    }>(HYDRATE, [[...ids]]);
+    return new Map(
+      result.rows.map((row) => [
+        row.id,
+        {
+          id: row.id,
+          chunkId: row.chunk_id,
+          documentId: row.document_id,
+          sourcePath: row.source_path,
+          kind: row.source_kind,
+          title: row.title,
+          url: row.url,
+          text: row.text,
+          tokenCount: row.token_count,
+          startOffset: row.start_offset,
+          endOffset: row.end_offset,
+          sectionPath: row.section_path,
+          metadata: row.metadata,
+        },
+      ]),
+    );
+  }
+}
