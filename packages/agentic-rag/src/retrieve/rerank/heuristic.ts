@@ -3,7 +3,7 @@ import { extractIdentifiers, identifierMatch } from './identifiers.js';
 import type { RerankOptions, RerankResult, Reranker } from './reranker.js';
 
 /** How much each signal counts. The fused score keeps the channels' opinion in the result. */
-const WEIGHTS = { fused: 0.45, coverage: 0.2, proximity: 0.1, heading: 0.1, identifier: 0.35 } as const;
+const WEIGHTS = { fused: 0.45, coverage: 0.2, proximity: 0.1, heading: 0.1, identifier: 0.5 } as const;
 
 /**
  * A reranker with no model: blends the fused score with how many query terms the chunk covers,

@@ -53,12 +53,16 @@ export function extractIdentifiers(query: string): Identifier[] {
   return identifiers;
 }
 
-/** 1 when the text has an identifier's strong form, 0.5 for only a weak form, else 0. */
+/**
+ * 1 when the text has an identifier's strong form (its definition, or the operation itself),
+ * 0.25 for only a weak form (a mention, or the path without its method), else 0. A mention is
+ * worth little: "what is Algorithm 3.2" wants the definition, not every page that cites it.
+ */
 export function identifierMatch(identifiers: readonly Identifier[], text: string): number {
   let best = 0;
   for (const identifier of identifiers) {
     if (identifier.strong.test(text)) return 1;
-    if (identifier.weak?.test(text)) best = 0.5;
+    if (identifier.weak?.test(text)) best = 0.25;
   }
   return best;
 }
