@@ -8,3 +8,4 @@ export * from './ingest/index.js';
 export * from './store/index.js';
 export * from './retrieve/index.js';
 export * from './runtime/index.js';
+export * from './eval/index.js';

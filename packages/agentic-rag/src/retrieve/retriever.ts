@@ -45,6 +45,8 @@ export interface RetrieveOptions {
   channels?: ReadonlyArray<'vector' | 'lexical'>;
   fusion?: FusionMethod;
   rerank?: boolean;
+  /** Candidates per channel (default RETRIEVAL_CANDIDATES); evaluation at depth 100 needs 100. */
+  candidates?: number;
   signal?: AbortSignal;
 }
 
@@ -122,6 +124,7 @@ export class HybridRetriever {
     assertWorkspaceId(options.workspaceId);
     const filters = parseFilters(options.filters);
     const channels = new Set(options.channels ?? ['vector', 'lexical']);
+    const candidates = Math.min(1000, Math.max(options.candidates ?? this.settings.candidates, k));
     const stages: StageTiming[] = [];
     const warnings: string[] = [];
     const time = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
@@ -167,7 +170,7 @@ export class HybridRetriever {
               workspaceId: options.workspaceId,
               vector: embeddings[0]!,
               model: this.embedder.modelId,
-              limit: this.settings.candidates,
+              limit: candidates,
               efSearch: this.settings.efSearch,
               filters,
             });
@@ -179,7 +182,7 @@ export class HybridRetriever {
               workspaceId: options.workspaceId,
               terms,
               documentFrequency: analysis.documentFrequency,
-              limit: this.settings.candidates,
+              limit: candidates,
               k1: this.settings.bm25.k1,
               b: this.settings.bm25.b,
               filters,
