@@ -16,13 +16,16 @@ export class HeuristicReranker implements Reranker {
   rerank(options: RerankOptions): Promise<RerankResult> {
     const queryTerms = [...new Set(contentStems(options.query))];
     const identifiers = extractIdentifiers(options.query);
-    const maxFused = Math.max(0, ...options.candidates.map((candidate) => candidate.fusedScore));
+    // Min-max over the candidates: fused scores can be negative (z-score fusion).
+    const fusedScores = options.candidates.map((candidate) => candidate.fusedScore);
+    const minFused = Math.min(...fusedScores);
+    const maxFused = Math.max(...fusedScores);
     const features = options.candidates.map((candidate) => {
       const words = contentStems(candidate.text);
       const heading = new Set(contentStems(`${candidate.title ?? ''} ${candidate.sectionPath}`));
       const present = queryTerms.filter((term) => words.includes(term) || heading.has(term));
       return {
-        fused: maxFused > 0 ? candidate.fusedScore / maxFused : 0,
+        fused: maxFused > minFused ? (candidate.fusedScore - minFused) / (maxFused - minFused) : 1,
         coverage: queryTerms.length > 0 ? present.length / queryTerms.length : 0,
         proximity: proximity(words, queryTerms),
         heading:

@@ -37,13 +37,17 @@ export class HttpCrossEncoderReranker implements Reranker {
         signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
       });
     } catch (error) {
+      if (options.signal?.aborted) throw new RagError(ErrorCode.ABORTED, 'rerank aborted', { cause: error });
       throw new RagError(
         ErrorCode.RERANKER_UNAVAILABLE,
         `reranker unreachable: ${(error as Error).message}`,
-        { cause: error },
+        {
+          cause: error,
+        },
       );
     }
     if (!response.ok) {
+      await response.body?.cancel();
       throw new RagError(ErrorCode.RERANKER_UNAVAILABLE, `reranker answered ${response.status}`, {
         details: { status: response.status },
       });
@@ -51,12 +55,12 @@ export class HttpCrossEncoderReranker implements Reranker {
     const body = (await response.json().catch(() => null)) as Array<{
       index?: unknown;
       score?: unknown;
-    }> | null;
-    const scores = new Array<number>(options.candidates.length).fill(Number.NEGATIVE_INFINITY);
+    } | null> | null;
     if (!Array.isArray(body))
       throw new RagError(ErrorCode.RERANKER_UNAVAILABLE, 'reranker answered with no result list');
+    const scores = new Array<number>(options.candidates.length).fill(Number.NEGATIVE_INFINITY);
     for (const item of body) {
-      if (typeof item.index === 'number' && typeof item.score === 'number' && item.index in scores) {
+      if (item && typeof item.index === 'number' && typeof item.score === 'number' && item.index in scores) {
         scores[item.index] = item.score;
       }
     }

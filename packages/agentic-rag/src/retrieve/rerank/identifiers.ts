@@ -24,18 +24,20 @@ export function extractIdentifiers(query: string): Identifier[] {
     seenPaths.add(path);
     identifiers.push({
       kind: 'operation',
-      // "POST /locations" written out, or an OpenAPI path key followed by its method key.
+      // "POST /locations" written out, or an OpenAPI path key followed by its method key before
+      // the next path key (no line in between may start with "/").
       strong: new RegExp(
-        `\\b${method}\\s+${escape(path)}(?![\\w/{])|${pathPattern(path)}:\\s*\\n(?:[^\\n]*\\n){0,40}?\\s+${method.toLowerCase()}:`,
+        `\\b${method}\\s+${escape(path)}(?![\\w/{])|${pathPattern(path)}:\\s*\\n(?:(?![ \\t]*/)[^\\n]*\\n){0,40}?\\s+${method.toLowerCase()}:`,
         'i',
       ),
       weak: new RegExp(pathPattern(path), 'i'),
     });
   }
   for (const match of query.matchAll(
-    /\b(Algorithm|Equation|Table|Figure|Example|Exercise|Chapter|Section|Appendix)\s+([A-Z]?\d+(?:\.\d+)*)\b/gi,
+    /\b(Algorithm|Equation|Table|Figure|Example|Exercise|Chapter|Section|Appendix)\s+((?:[A-Z]\.?)?\d+(?:\.\d+)*)\b/gi,
   )) {
-    const label = `${match[1]!}\\s+${escape(match[2]!)}(?![\\d.]\\d)`;
+    // "3.2" must not match "3.21" or "3.2.1": neither a digit nor a dot and digit may follow.
+    const label = `${match[1]!}\\s+${escape(match[2]!)}(?!\\d|\\.\\d)`;
     identifiers.push({
       kind: 'entity',
       // Its definition: the bold label or a heading that opens with it.
