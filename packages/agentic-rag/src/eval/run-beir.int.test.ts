@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -94,6 +94,26 @@ describe('BEIR evaluation', () => {
       code: 'NOT_FOUND',
       message: expect.stringContaining('corpus.jsonl is missing'),
     });
+  });
+
+  it('keeps the sample fixture consistent: unique ids, every judgment points at a passage and a query', async () => {
+    const lines = (file: string) =>
+      readFileSync(path.join(FIXTURE, file), 'utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as { _id: string; text: string });
+    const corpus = lines('corpus.jsonl');
+    const queries = lines('queries.jsonl');
+    const corpusIds = new Set(corpus.map((record) => record._id));
+    const queryIds = new Set(queries.map((record) => record._id));
+    expect([corpusIds.size, queryIds.size]).toEqual([corpus.length, queries.length]);
+    const dataset = await loadBeirDataset(FIXTURE);
+    expect(dataset.queries).toHaveLength(queries.length);
+    for (const [queryId, judgments] of dataset.qrels) {
+      expect(queryIds.has(queryId), queryId).toBe(true);
+      for (const corpusId of judgments.keys()) expect(corpusIds.has(corpusId), corpusId).toBe(true);
+      expect([...judgments.values()], queryId).toContain(2);
+    }
   });
 
   it.runIf(existsSync(path.join(FIXTURE, 'corpus.jsonl')))(
