@@ -1,7 +1,8 @@
 -- 2026-01-10_bm25_postings: what real BM25 and typo correction need, kept up to date by ingestion
 -- in the same transaction as the chunks they describe.
---   rag_chunk_terms   one posting per (chunk, lexeme) with its term frequency, read from the
---                     chunk's tsvector (so lexemes are stemmed exactly as the lexical index is)
+--   rag_chunk_terms   one posting per (chunk, lexeme) with its term frequency and the chunk's
+--                     length, read from the chunk's tsvector (so lexemes are stemmed exactly as
+--                     the lexical index is); scoring reads postings alone, never the chunks
 --   rag_vocabulary    document frequency per lexeme and workspace (BM25 idf), with a trigram
 --                     index for "did you mean" corrections
 --   lexeme_count      a chunk's length in lexemes (BM25 length normalisation)
@@ -18,6 +19,7 @@ CREATE TABLE rag_chunk_terms (
   lexeme       text    NOT NULL,
   chunk_id     bigint  NOT NULL REFERENCES rag_chunks (id) ON DELETE CASCADE,
   tf           integer NOT NULL,
+  chunk_length integer NOT NULL,
   PRIMARY KEY (workspace_id, lexeme, chunk_id)
 );
 

@@ -92,14 +92,15 @@ export async function bm25Channel(sql: Sql, options: Bm25Options): Promise<Chann
     (term) => term.count * bm25Idf(n, options.documentFrequency.get(term.lexeme)!),
   );
   const filters = filterConditions(options.filters, 8);
-  const needsDocuments = filters.sql.includes('d.');
+  // Postings carry the chunk length, so an unfiltered query reads the postings of its terms and
+  // nothing else; filters join the chunk and its document.
   const result = await sql.query<{ id: number; score: number }>(
     `SELECT p.chunk_id AS id,
-            sum(q.weight * p.tf * ($4::float8 + 1) / (p.tf + $4::float8 * (1 - $5::float8 + $5::float8 * c.lexeme_count / $6::float8))) AS score
+            sum(q.weight * p.tf * ($4::float8 + 1)
+                / (p.tf + $4::float8 * (1 - $5::float8 + $5::float8 * p.chunk_length / $6::float8))) AS score
      FROM unnest($2::text[], $3::float8[]) AS q(lexeme, weight)
      JOIN rag_chunk_terms p ON p.workspace_id = $1 AND p.lexeme = q.lexeme
-     JOIN rag_chunks c ON c.id = p.chunk_id
-     ${needsDocuments ? 'JOIN rag_documents d ON d.id = c.document_id' : ''}
+     ${filters.sql ? 'JOIN rag_chunks c ON c.id = p.chunk_id JOIN rag_documents d ON d.id = c.document_id' : ''}
      WHERE true${filters.sql}
      GROUP BY p.chunk_id
      ORDER BY score DESC, id
