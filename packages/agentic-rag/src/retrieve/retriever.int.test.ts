@@ -7,7 +7,8 @@ import { loadConfig } from '../config/index.js';
 import type { Sql } from '../db/index.js';
 import { DeterministicEmbedder } from '../embed/index.js';
 import { IngestPipeline } from '../ingest/index.js';
-import { CorpusStore, type WriteDocumentInput } from '../store/index.js';
+import { CorpusStore } from '../store/index.js';
+import { singleChunkDocument } from '../../../../test/documents.js';
 import { createRetriever } from './create-retriever.js';
 import type { HybridRetriever } from './retriever.js';
 
@@ -84,35 +85,14 @@ describe.each(testBackends())('HybridRetriever on $name', (backend) => {
 
     // Three chunks whose BM25 scores are worked out by hand below: no stopwords, no headings,
     // so every word is one lexeme of the chunk's length.
-    const chunk = (sourcePath: string, text: string): WriteDocumentInput => ({
-      workspaceId: bm25Workspace,
-      sourcePath,
-      sourceFile: sourcePath,
-      sourceRoot: 'hand',
-      kind: 'text',
-      title: null,
-      url: null,
-      content: text,
-      contentHash: text,
-      pipelineFingerprint: 'hand',
-      tokenCount: 3,
-      metadata: {},
-      embeddingModel: embedder.modelId,
-      embeddingDimensions: embedder.dimensions,
-      chunks: [
-        {
-          chunkId: sourcePath,
-          index: 0,
-          text,
-          tokenCount: 3,
-          start: 0,
-          end: text.length,
-          sectionPath: [],
-          metadata: {},
-          embedding: embedder.embedOne(text),
-        },
-      ],
-    });
+    const chunk = (sourcePath: string, text: string) =>
+      singleChunkDocument({
+        workspaceId: bm25Workspace,
+        sourcePath,
+        text,
+        embedding: embedder.embedOne(text),
+        embeddingModel: embedder.modelId,
+      });
     await store.writeDocument(chunk('a', 'parcel parcel depot'));
     await store.writeDocument(chunk('b', 'parcel truck'));
     await store.writeDocument(chunk('c', 'truck truck truck depot'));

@@ -1,37 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '../../../../test/backends.js';
 import type { Sql } from '../db/index.js';
-import { CorpusStore, type WriteDocumentInput } from './corpus-store.js';
+import { singleChunkDocument } from '../../../../test/documents.js';
+import { CorpusStore } from './corpus-store.js';
 
-const document = (workspaceId: string, sourcePath: string, text: string): WriteDocumentInput => ({
-  workspaceId,
-  sourcePath,
-  sourceFile: sourcePath,
-  sourceRoot: 'docs',
-  kind: 'text',
-  title: null,
-  url: null,
-  content: text,
-  contentHash: `hash-of-${text}`,
-  pipelineFingerprint: 'fingerprint',
-  tokenCount: 3,
-  metadata: {},
-  embeddingModel: 'test-model',
-  embeddingDimensions: 768,
-  chunks: [
-    {
-      chunkId: `chunk-${sourcePath}-${text}`,
-      index: 0,
-      text,
-      tokenCount: 3,
-      start: 0,
-      end: text.length,
-      sectionPath: [],
-      metadata: {},
-      embedding: Array.from({ length: 768 }, (_, index) => (index === 0 ? 1 : 0)),
-    },
-  ],
-});
+const document = (workspaceId: string, sourcePath: string, text: string) =>
+  singleChunkDocument({ workspaceId, sourcePath, text });
 
 describe.each(testBackends())('CorpusStore on $name', (backend) => {
   let sql: Sql;
@@ -73,7 +47,7 @@ describe.each(testBackends())('CorpusStore on $name', (backend) => {
     expect(chunks.rows).toEqual([{ text: 'first version' }]);
     expect(await store.documentState(workspace, 'a.txt')).toEqual({
       contentHash: 'hash-of-first version',
-      pipelineFingerprint: 'fingerprint',
+      pipelineFingerprint: 'hand',
     });
     expect((await store.stats(workspace)).corpusVersion).toBe(1);
     await sql.query('DELETE FROM rag_workspaces WHERE id = $1', [workspace]);
