@@ -1,4 +1,4 @@
-import type { Sql } from '../db/index.js';
+import { loadSqlFile, type Sql } from '../db/index.js';
 import { vectorLiteral } from '../store/index.js';
 import { filterConditions, type RetrievalFilters } from './filters.js';
 import type { QueryTerm } from './query-analysis.js';
@@ -52,6 +52,11 @@ export async function denseChannel(sql: Sql, options: DenseOptions): Promise<Cha
   };
 }
 
+const BM25_MAXSCORE = loadSqlFile(new URL('./sql/bm25-maxscore.sql', import.meta.url));
+
+/** Terms in more than this share of the workspace's chunks are "common" for MaxScore pruning. */
+const COMMON_TERM_SHARE = 0.05;
+
 export interface Bm25Options {
   workspaceId: string;
   terms: readonly QueryTerm[];
@@ -60,9 +65,13 @@ export interface Bm25Options {
   k1: number;
   b: number;
   filters: RetrievalFilters;
+  /** MaxScore pruning (default on); its result is always checked to be exact. */
+  pruning?: boolean;
 }
 
 export interface Bm25Statistics {
+  /** Whether MaxScore pruning answered (exactly) or the full scan ran. */
+  strategy: 'maxscore' | 'full';
   /** Chunks in the workspace. */
   n: number;
   /** Average chunk length in lexemes. */
@@ -84,14 +93,52 @@ export async function bm25Channel(sql: Sql, options: Bm25Options): Promise<Chann
   const n = statistics.rows[0]?.chunk_count ?? 0;
   const averageLength = n > 0 ? statistics.rows[0]!.lexeme_total / n : 0;
   const weighted = options.terms.filter((term) => (options.documentFrequency.get(term.lexeme) ?? 0) > 0);
-  if (n === 0 || weighted.length === 0)
-    return { ids: [], scores: [], ms: performance.now() - started, n, averageLength };
+  if (n === 0 || weighted.length === 0) {
+    return { ids: [], scores: [], ms: performance.now() - started, n, averageLength, strategy: 'full' };
+  }
 
   const lexemes = weighted.map((term) => term.lexeme);
   const weights = weighted.map(
     (term) => term.count * bm25Idf(n, options.documentFrequency.get(term.lexeme)!),
   );
   const filters = filterConditions(options.filters, 8);
+  const done = (rows: Array<{ id: number; score: number }>, strategy: 'maxscore' | 'full') => ({
+    ids: rows.map((row) => row.id),
+    scores: rows.map((row) => row.score),
+    ms: performance.now() - started,
+    n,
+    averageLength,
+    strategy,
+  });
+
+  if ((options.pruning ?? true) && !filters.sql) {
+    const frequencies = weighted.map((term) => options.documentFrequency.get(term.lexeme)!);
+    const rarest = Math.min(...frequencies);
+    const essential = frequencies.map((df) => df <= n * COMMON_TERM_SHARE || df === rarest);
+    if (essential.includes(false)) {
+      // A term adds at most weight·(k1 + 1) to any chunk (its tf fraction is below 1).
+      const commonBound = weights.reduce(
+        (sum, weight, index) => (essential[index] ? sum : sum + weight * (options.k1 + 1)),
+        0,
+      );
+      const pruned = await sql.query<{ id: number; score: number }>(BM25_MAXSCORE, [
+        options.workspaceId,
+        lexemes,
+        weights,
+        options.k1,
+        options.b,
+        averageLength,
+        options.limit,
+        commonBound,
+        essential,
+      ]);
+      // Exact when even the last kept chunk beats anything a chunk without a rare term could score.
+      if (pruned.rows.length === options.limit && pruned.rows[options.limit - 1]!.score > commonBound) {
+        return done(pruned.rows, 'maxscore');
+      }
+    }
+  }
+
   // Postings carry the chunk length, so an unfiltered query reads the postings of its terms and
   // nothing else; filters join the chunk and its document.
   const result = await sql.query<{ id: number; score: number }>(
@@ -116,13 +163,7 @@ export async function bm25Channel(sql: Sql, options: Bm25Options): Promise<Chann
       ...filters.params,
     ],
   );
-  return {
-    ids: result.rows.map((row) => row.id),
-    scores: result.rows.map((row) => row.score),
-    ms: performance.now() - started,
-    n,
-    averageLength,
-  };
+  return done(result.rows, 'full');
 }
 
 export function bm25Idf(n: number, df: number): number {

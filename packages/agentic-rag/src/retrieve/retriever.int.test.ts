@@ -228,4 +228,49 @@ describe.each(testBackends())('HybridRetriever on $name', (backend) => {
       message: expect.stringMatching(message),
     });
   });
+
+  it('gives exactly the full BM25 ranking when MaxScore pruning answers', async () => {
+    const prunedWorkspace = uniqueWorkspace('maxscore');
+    const store = new CorpusStore(sql);
+    const rare = ['kestrel', 'meridian', 'albatross'];
+    for (let index = 0; index < 60; index++) {
+      const words = [
+        'parcel',
+        'depot',
+        ...(index % 7 === 0 ? [rare[index % 3]!] : []),
+        ...(index % 2 ? ['parcel'] : []),
+      ];
+      await store.writeDocument(
+        singleChunkDocument({
+          workspaceId: prunedWorkspace,
+          sourcePath: `d${index}`,
+          text: words.join(' '),
+          embeddingModel: embedder.modelId,
+          embedding: embedder.embedOne(words.join(' ')),
+        }),
+      );
+    }
+    const { analyzeQuery } = await import('./query-analysis.js');
+    const { bm25Channel } = await import('./channels.js');
+    for (const query of ['parcel kestrel', 'depot meridian albatross parcel', 'kestrel']) {
+      const analysis = await analyzeQuery(sql, prunedWorkspace, query, 0.3);
+      const run = (pruning: boolean) =>
+        bm25Channel(sql, {
+          workspaceId: prunedWorkspace,
+          terms: analysis.terms,
+          documentFrequency: analysis.documentFrequency,
+          limit: 3,
+          k1: 1.2,
+          b: 0.75,
+          filters: {},
+          pruning,
+        });
+      const [pruned, full] = [await run(true), await run(false)];
+      expect(full.strategy).toBe('full');
+      expect(pruned.ids).toEqual(full.ids);
+      pruned.scores.forEach((score, index) => expect(score).toBeCloseTo(full.scores[index]!, 10));
+      if (query !== 'kestrel') expect(pruned.strategy).toBe('maxscore');
+    }
+    await dropWorkspace(sql, prunedWorkspace);
+  });
 });
