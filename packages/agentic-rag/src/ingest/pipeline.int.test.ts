@@ -30,6 +30,12 @@ const NOTES = `Shipment notes
 Carriers pick up parcels twice a day. Late pickups are escalated to the carrier desk.
 `;
 
+const CANCEL_RECORD = JSON.stringify({
+  id: 'q1',
+  title: 'Cancel a shipment',
+  text: 'Use POST /shipments/{id}/cancel before pickup.',
+});
+
 async function writeCorpus(root: string): Promise<void> {
   await mkdir(path.join(root, 'guides'), { recursive: true });
   await writeFile(path.join(root, 'guides', 'locations.md'), GUIDE);
@@ -37,11 +43,7 @@ async function writeCorpus(root: string): Promise<void> {
   await writeFile(
     path.join(root, 'faq.jsonl'),
     [
-      JSON.stringify({
-        id: 'q1',
-        title: 'Cancel a shipment',
-        text: 'Use POST /shipments/{id}/cancel before pickup.',
-      }),
+      CANCEL_RECORD,
       JSON.stringify({ id: 'q2', title: 'Weight limits', text: 'Parcels over 30 kg need freight service.' }),
     ].join('\n'),
   );
@@ -203,14 +205,7 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
     expect((await store.stats(workspace)).corpusVersion).toBe(version + 1);
 
     await unlink(path.join(root, 'page.html'));
-    await writeFile(
-      path.join(root, 'faq.jsonl'),
-      JSON.stringify({
-        id: 'q1',
-        title: 'Cancel a shipment',
-        text: 'Use POST /shipments/{id}/cancel before pickup.',
-      }),
-    );
+    await writeFile(path.join(root, 'faq.jsonl'), CANCEL_RECORD);
     const withoutPrune = await pipeline.ingestSources({ workspaceId: workspace, sources: [root] });
     expect(withoutPrune.documents.removed).toBe(0);
     const pruned = await pipeline.ingestSources({ workspaceId: workspace, sources: [root], prune: true });

@@ -111,6 +111,17 @@ export async function bm25Channel(sql: Sql, options: Bm25Options): Promise<Chann
     strategy,
   });
 
+  // $1..$7, shared by both statements: workspace, lexemes, weights, k1, b, average length, limit.
+  const scoring = [
+    options.workspaceId,
+    lexemes,
+    weights,
+    options.k1,
+    options.b,
+    averageLength,
+    options.limit,
+  ];
+
   if ((options.pruning ?? true) && !filters.sql) {
     const frequencies = weighted.map((term) => options.documentFrequency.get(term.lexeme)!);
     const rarest = Math.min(...frequencies);
@@ -122,13 +133,7 @@ export async function bm25Channel(sql: Sql, options: Bm25Options): Promise<Chann
         0,
       );
       const pruned = await sql.query<{ id: number; score: number }>(BM25_MAXSCORE, [
-        options.workspaceId,
-        lexemes,
-        weights,
-        options.k1,
-        options.b,
-        averageLength,
-        options.limit,
+        ...scoring,
         commonBound,
         essential,
       ]);
@@ -152,16 +157,7 @@ export async function bm25Channel(sql: Sql, options: Bm25Options): Promise<Chann
      GROUP BY p.chunk_id
      ORDER BY score DESC, id
      LIMIT $7`,
-    [
-      options.workspaceId,
-      lexemes,
-      weights,
-      options.k1,
-      options.b,
-      averageLength,
-      options.limit,
-      ...filters.params,
-    ],
+    [...scoring, ...filters.params],
   );
   return done(result.rows, 'full');
 }
