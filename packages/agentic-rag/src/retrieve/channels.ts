@@ -54,6 +54,8 @@ export async function denseChannel(sql: Sql, options: DenseOptions): Promise<Cha
 
 const BM25_MAXSCORE = loadSqlFile(new URL('./sql/bm25-maxscore.sql', import.meta.url));
 
+const BM25_WORK_MEM = '64MB';
+
 /** Terms in more than this share of the workspace's chunks are "common" for MaxScore pruning. */
 const COMMON_TERM_SHARE = 0.05;
 
@@ -125,28 +127,27 @@ export async function bm25Channel(sql: Sql, options: Bm25Options): Promise<Chann
   if ((options.pruning ?? true) && !filters.sql) {
     const frequencies = weighted.map((term) => options.documentFrequency.get(term.lexeme)!);
     const rarest = Math.min(...frequencies);
-    const essential = frequencies.map((df) => df <= n * COMMON_TERM_SHARE || df === rarest);
-    if (essential.includes(false)) {
-      // A term adds at most weight·(k1 + 1) to any chunk (its tf fraction is below 1).
-      const commonBound = weights.reduce(
-        (sum, weight, index) => (essential[index] ? sum : sum + weight * (options.k1 + 1)),
-        0,
-      );
-      const pruned = await sql.query<{ id: number; score: number }>(BM25_MAXSCORE, [
-        ...scoring,
-        commonBound,
-        essential,
-      ]);
-      // Exact when even the last kept chunk beats anything a chunk without a rare term could score.
-      if (pruned.rows.length === options.limit && pruned.rows[options.limit - 1]!.score > commonBound) {
-        return done(pruned.rows, 'maxscore');
-      }
+    let essential = frequencies.map((df) => df <= n * COMMON_TERM_SHARE || df === rarest);
+    let known = 0;
+    // Two rounds at most: the first split is by document frequency; if it cannot prove its top
+    // k exact, its k-th score is still a real score, so a lower bound of the true k-th score,
+    // and the second round makes non-essential only terms that together stay below it.
+    for (let round = 0; round < 2 && essential.includes(false); round++) {
+      const bound = commonBound(weights, essential, options.k1);
+      const pruned = await runBm25(sql, BM25_MAXSCORE, [...scoring, bound, essential, known]);
+      const kth = pruned.length === options.limit ? pruned[options.limit - 1]!.score : null;
+      // Exact when even the last kept chunk beats anything a chunk without an essential term could score.
+      if (kth !== null && kth > bound) return done(pruned, 'maxscore');
+      if (kth === null) break;
+      essential = splitBelow(weights, options.k1, kth);
+      known = kth;
     }
   }
 
   // Postings carry the chunk length, so an unfiltered query reads the postings of its terms and
   // nothing else; filters join the chunk and its document.
-  const result = await sql.query<{ id: number; score: number }>(
+  const rows = await runBm25(
+    sql,
     `SELECT p.chunk_id AS id,
             sum(q.weight * p.tf * ($4::float8 + 1)
                 / (p.tf + $4::float8 * (1 - $5::float8 + $5::float8 * p.chunk_length / $6::float8))) AS score
@@ -159,7 +160,42 @@ export async function bm25Channel(sql: Sql, options: Bm25Options): Promise<Chann
      LIMIT $7`,
     [...scoring, ...filters.params],
   );
-  return done(result.rows, 'full');
+  return done(rows, 'full');
+}
+
+/** A term adds at most weight·(k1 + 1) to any chunk (its tf fraction is below 1). */
+function commonBound(weights: readonly number[], essential: readonly boolean[], k1: number): number {
+  return weights.reduce((sum, weight, index) => (essential[index] ? sum : sum + weight * (k1 + 1)), 0);
+}
+
+/** Essential flags: the terms with the smallest upper bounds are non-essential while their sum stays below `threshold`. */
+function splitBelow(weights: readonly number[], k1: number, threshold: number): boolean[] {
+  const essential = weights.map(() => true);
+  let sum = 0;
+  for (const index of weights
+    .map((_, position) => position)
+    .sort((left, right) => weights[left]! - weights[right]!)) {
+    sum += weights[index]! * (k1 + 1);
+    if (sum >= threshold) break;
+    essential[index] = false;
+  }
+  return essential;
+}
+
+/**
+ * BM25 statements aggregate up to hundreds of thousands of postings; with the default 4 MB of
+ * work_mem the hash aggregate spills to disk and takes twice as long.
+ */
+async function runBm25(
+  sql: Sql,
+  statement: string,
+  params: unknown[],
+): Promise<Array<{ id: number; score: number }>> {
+  return sql.transaction(async (tx) => {
+    await tx.query("SELECT set_config('work_mem', $1, true)", [BM25_WORK_MEM]);
+    const result = await tx.query<{ id: number; score: number }>(statement, params);
+    return result.rows;
+  });
 }
 
 export function bm25Idf(n: number, df: number): number {

@@ -45,9 +45,10 @@ export async function analyzeQuery(
   for (const row of lexemes.rows) {
     if ((row.df ?? 0) > 0 || row.lexeme.length < 3 || /\d/.test(row.lexeme)) continue;
     const suggestion = await sql.query<{ lexeme: string; similarity: number; df: number }>(
-      `SELECT lexeme, similarity(lexeme, $2) AS similarity, df FROM rag_vocabulary
-       WHERE workspace_id = $1 AND similarity(lexeme, $2) >= $3 AND lexeme % $2
-       ORDER BY similarity DESC, df DESC, lexeme LIMIT 1`,
+      `SELECT l.lexeme, similarity(l.lexeme, $2) AS similarity, v.df
+       FROM rag_lexicon l JOIN rag_vocabulary v ON v.workspace_id = l.workspace_id AND v.lexeme = l.lexeme
+       WHERE l.workspace_id = $1 AND similarity(l.lexeme, $2) >= $3 AND l.lexeme % $2 AND v.df > 0
+       ORDER BY similarity DESC, v.df DESC, l.lexeme LIMIT 1`,
       [workspaceId, row.lexeme, similarityThreshold],
     );
     const best = suggestion.rows[0];

@@ -8,4 +8,5 @@ export type {
   WriteDocumentResult,
   WriteStatus,
 } from './corpus-store.js';
+export { addToStatistics } from './statistics.js';
 export { assertWorkspaceId } from './workspace-id.js';

@@ -21,9 +21,15 @@ export async function removeFromStatistics(
 ): Promise<void> {
   const emptied = await tx.query<{ lexeme: string }>(ADJUST_STATISTICS, [workspaceId, [...documentIds], -1]);
   if (emptied.rowCount > 0) {
+    const lexemes = emptied.rows.map((row) => row.lexeme);
     await tx.query(
       'DELETE FROM rag_vocabulary WHERE workspace_id = $1 AND lexeme = ANY($2::text[]) AND df <= 0',
-      [workspaceId, emptied.rows.map((row) => row.lexeme)],
+      [workspaceId, lexemes],
+    );
+    await tx.query(
+      `DELETE FROM rag_lexicon l WHERE l.workspace_id = $1 AND l.lexeme = ANY($2::text[])
+         AND NOT EXISTS (SELECT 1 FROM rag_vocabulary v WHERE v.workspace_id = l.workspace_id AND v.lexeme = l.lexeme)`,
+      [workspaceId, lexemes],
     );
   }
 }

@@ -1,18 +1,26 @@
 -- Adds ($3 = 1) or removes ($3 = -1) the documents' contribution to the workspace's BM25
 -- statistics: document frequencies (locked in lexeme order, so concurrent writers cannot
--- deadlock) and the chunk count and total length. Returns the lexemes touched.
+-- deadlock), the lexicon of newly seen lexemes, and the chunk count and total length. Returns the
+-- lexemes whose df fell to zero; the caller deletes them.
+-- The contribution is read from the chunks' tsvectors (the postings' source), not by joining the
+-- postings: mid-bulk-load the planner's statistics are stale and it chose to scan every posting.
 WITH contribution AS (
-  SELECT p.lexeme, count(*) AS df
-  FROM rag_chunk_terms p JOIN rag_chunks c ON c.id = p.chunk_id
+  SELECT t.lexeme, count(*) AS df
+  FROM rag_chunks c, unnest(c.tsv) AS t
   WHERE c.document_id = ANY($2::bigint[])
-  GROUP BY p.lexeme
-  ORDER BY p.lexeme
+  GROUP BY t.lexeme
+  ORDER BY t.lexeme
 ),
 vocabulary AS (
   INSERT INTO rag_vocabulary AS v (workspace_id, lexeme, df)
   SELECT $1, lexeme, df * $3 FROM contribution
   ON CONFLICT (workspace_id, lexeme) DO UPDATE SET df = v.df + excluded.df
-  RETURNING v.lexeme, v.df
+  RETURNING v.lexeme, v.df, (v.xmax = 0) AS inserted
+),
+lexicon AS (
+  INSERT INTO rag_lexicon (workspace_id, lexeme)
+  SELECT $1, lexeme FROM vocabulary WHERE inserted AND $3 > 0
+  ON CONFLICT DO NOTHING
 ),
 totals AS (
   UPDATE rag_workspaces w
@@ -22,5 +30,5 @@ totals AS (
   WHERE w.id = $1
   RETURNING w.id
 )
--- totals runs although nothing reads it: data-modifying CTEs always run to completion.
+-- totals and lexicon run although nothing reads them: data-modifying CTEs always run to completion.
 SELECT lexeme FROM vocabulary WHERE df <= 0
