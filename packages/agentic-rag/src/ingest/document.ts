@@ -1,5 +1,7 @@
+import type { DocumentFacts } from '../graph/index.js';
+
 /** What a source file is, as far as loading and chunking are concerned. */
-export type SourceKind = 'markdown' | 'text' | 'html' | 'json-record' | 'yaml';
+export type SourceKind = 'markdown' | 'text' | 'html' | 'json-record' | 'yaml' | 'openapi';
 
 export type BlockType = 'heading' | 'paragraph' | 'code' | 'math' | 'table' | 'list';
 
@@ -29,6 +31,8 @@ export interface LoadedDocument {
   text: string;
   blocks: Block[];
   metadata: Record<string, unknown>;
+  /** Graph facts the format itself states (an OpenAPI spec's endpoints and $refs), if any. */
+  facts?: DocumentFacts;
 }
 
 /** A file that produced no documents, with the reason. */

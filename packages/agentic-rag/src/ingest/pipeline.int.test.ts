@@ -395,6 +395,12 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
         [workspace],
       );
       expect(maintained.rows).toEqual(recounted.rows);
+      // The typo-correction lexicon holds exactly the lexemes in use: none missing, none stale.
+      const lexicon = await sql.query<{ lexeme: string }>(
+        'SELECT lexeme FROM rag_lexicon WHERE workspace_id = $1 ORDER BY lexeme',
+        [workspace],
+      );
+      expect(lexicon.rows.map((row) => row.lexeme)).toEqual(recounted.rows.map((row) => row.lexeme));
       const totals = await sql.query<{
         chunk_count: number;
         lexeme_total: number;

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ErrorCode, toRagError } from '../errors/index.js';
 import type { Embedder } from '../embed/index.js';
+import { mergeFacts, toSourceGraph, type EntityExtractor, type SourceGraph } from '../graph/index.js';
 import type { CorpusStore, WriteStatus } from '../store/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import { chunkText } from './chunker.js';
@@ -27,6 +28,11 @@ export interface IngestPipelineOptions {
   logger?: Logger;
   /** Documents in flight at once; embedding over HTTP benefits, PGlite serialises writes anyway. */
   concurrency?: number;
+  /**
+   * Entity extractors whose facts (merged with what the loader states, e.g. an OpenAPI spec's
+   * $ref graph) go to the knowledge graph with the document. None: no graph facts are written.
+   */
+  extractors?: readonly EntityExtractor[];
 }
 
 export interface IngestSourcesOptions {
@@ -118,6 +124,7 @@ export class IngestPipeline {
       overlapTokens: options.overlapTokens,
       embedder: options.embedder.modelId,
       dimensions: options.embedder.dimensions,
+      extractors: (options.extractors ?? []).map((extractor) => extractor.name),
     });
   }
 
@@ -278,6 +285,15 @@ export class IngestPipeline {
       ...(signal ? { signal } : {}),
     });
     const tokens = chunks.reduce((total, chunk) => total + chunk.tokenCount, 0);
+    const chunkIds = chunks.map((chunk) =>
+      stableChunkId(workspaceId, document.sourcePath, chunk.index, chunk.text),
+    );
+    const graph = await this.graphOf(
+      workspaceId,
+      document,
+      chunks.map((chunk, index) => ({ chunkId: chunkIds[index]!, start: chunk.start, end: chunk.end })),
+      signal,
+    );
     const result = await store.writeDocument(
       {
         workspaceId,
@@ -295,7 +311,7 @@ export class IngestPipeline {
         embeddingModel: embedder.modelId,
         embeddingDimensions: embedder.dimensions,
         chunks: chunks.map((chunk, index) => ({
-          chunkId: stableChunkId(workspaceId, document.sourcePath, chunk.index, chunk.text),
+          chunkId: chunkIds[index]!,
           index: chunk.index,
           text: chunk.text,
           tokenCount: chunk.tokenCount,
@@ -308,6 +324,7 @@ export class IngestPipeline {
           },
           embedding: embeddings[index]!,
         })),
+        ...(graph ? { graph } : {}),
       },
       signal,
     );
@@ -324,6 +341,26 @@ export class IngestPipeline {
       chunks: written ? chunks.length : 0,
       tokens: written ? tokens : 0,
     };
+  }
+
+  /** The document's graph facts: the loader's own, merged with every extractor's. */
+  private async graphOf(
+    workspaceId: string,
+    document: LoadedDocument,
+    chunks: Array<{ chunkId: string; start: number; end: number }>,
+    signal?: AbortSignal,
+  ): Promise<SourceGraph | null> {
+    const extractors = this.options.extractors ?? [];
+    if (extractors.length === 0) return null;
+    const input = {
+      text: document.text,
+      title: document.title,
+      kind: document.kind,
+      sourcePath: document.sourcePath,
+    };
+    const extracted = await Promise.all(extractors.map((extractor) => extractor.extract(input, signal)));
+    const facts = mergeFacts(document.facts ? [document.facts, ...extracted] : extracted);
+    return toSourceGraph(workspaceId, document.sourcePath, facts, chunks);
   }
 }
 

@@ -1,6 +1,13 @@
 import type { Config } from '../config/index.js';
 import { migrate, openSql, type Sql } from '../db/index.js';
 import { createEmbedder, type Embedder } from '../embed/index.js';
+import {
+  Neo4jGraphStore,
+  NumberedEntityExtractor,
+  OfflineEntityExtractor,
+  PostgresGraphStore,
+  type GraphStore,
+} from '../graph/index.js';
 import { IngestPipeline } from '../ingest/index.js';
 import { createRetriever, type HybridRetriever } from '../retrieve/index.js';
 import { CorpusStore } from '../store/index.js';
@@ -13,6 +20,7 @@ export interface RagRuntime {
   sql: Sql;
   embedder: Embedder;
   store: CorpusStore;
+  graph: GraphStore;
   pipeline: IngestPipeline;
   retriever: HybridRetriever;
   close(): Promise<void>;
@@ -31,10 +39,18 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
   const { config } = options;
   const logger = options.logger ?? silentLogger;
   const sql = options.sql ?? (await openSql(config));
+  let graph: GraphStore | null = null;
   try {
     await migrate(sql, { logger });
     const embedder = options.embedder ?? createEmbedder(config, logger);
-    const store = new CorpusStore(sql);
+    graph = config.NEO4J_URI
+      ? await Neo4jGraphStore.open({
+          uri: config.NEO4J_URI,
+          user: config.NEO4J_USER,
+          password: config.NEO4J_PASSWORD ?? '',
+        })
+      : new PostgresGraphStore(sql);
+    const store = new CorpusStore(sql, { graph });
     await store.assertEmbeddingDimensions(embedder.modelId, embedder.dimensions);
     await store.ensureVectorIndex();
     const pipeline = new IngestPipeline({
@@ -42,6 +58,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
       embedder,
       maxTokens: config.CHUNK_MAX_TOKENS,
       overlapTokens: config.CHUNK_OVERLAP_TOKENS,
+      extractors: [new OfflineEntityExtractor(), new NumberedEntityExtractor()],
       logger,
     });
     return {
@@ -50,11 +67,16 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
       sql,
       embedder,
       store,
+      graph,
       pipeline,
-      retriever: createRetriever(config, sql, embedder, logger),
-      close: () => (options.sql ? Promise.resolve() : sql.close()),
+      retriever: createRetriever(config, sql, embedder, logger, graph),
+      close: async () => {
+        await graph!.close();
+        if (!options.sql) await sql.close();
+      },
     };
   } catch (error) {
+    await graph?.close();
     if (!options.sql) await sql.close();
     throw error;
   }

@@ -1,5 +1,6 @@
 import { ErrorCode, RagError } from '../errors/index.js';
 import { loadSqlFile, type Sql, type SqlExecutor } from '../db/index.js';
+import type { GraphStore, SourceGraph } from '../graph/index.js';
 import { addToStatistics, removeFromStatistics } from './statistics.js';
 import { assertWorkspaceId } from './workspace-id.js';
 
@@ -40,6 +41,8 @@ export interface WriteDocumentInput {
   embeddingModel: string;
   embeddingDimensions: number;
   chunks: readonly StoredChunkInput[];
+  /** What the document asserts about the knowledge graph; absent = nothing (old facts go). */
+  graph?: SourceGraph;
 }
 
 export type WriteStatus = 'added' | 'updated' | 'unchanged';
@@ -84,8 +87,18 @@ export const SECTION_SEPARATOR = ' > ';
 export class CorpusStore {
   private columnDimensions: Promise<number | null> | undefined;
   private bulk: { threshold: number; writes: number; dropped: boolean } | null = null;
+  private readonly graph: GraphStore | null;
 
-  constructor(private readonly sql: Sql) {}
+  /**
+   * With a graph store, a document's graph facts change with it: in the same transaction when
+   * the graph lives in this database, otherwise written before the commit (see GraphStore).
+   */
+  constructor(
+    private readonly sql: Sql,
+    options: { graph?: GraphStore | null } = {},
+  ) {
+    this.graph = options.graph ?? null;
+  }
 
   /** The fixed dimension of rag_chunks.embedding (set by migration), or null if unconstrained. */
   embeddingColumnDimensions(): Promise<number | null> {
@@ -173,6 +186,14 @@ export class CorpusStore {
         );
       }
     }
+    const graph = this.graph;
+    const facts: SourceGraph = input.graph ?? {
+      workspaceId: input.workspaceId,
+      sourcePath: input.sourcePath,
+      entities: [],
+      relations: [],
+    };
+    if (graph && !graph.transactional) await graph.replaceSource(facts);
     const result = await this.sql.transaction<WriteDocumentResult>(
       async (tx) => {
         await ensureWorkspace(tx, input.workspaceId);
@@ -189,6 +210,8 @@ export class CorpusStore {
           };
         }
         if (!row.inserted) {
+          // Before the chunks go: their mentions are how the old facts are found.
+          if (graph?.transactional) await graph.deleteSources(input.workspaceId, [input.sourcePath], tx);
           await removeFromStatistics(tx, input.workspaceId, [row.id]);
           await tx.query('DELETE FROM rag_chunks WHERE document_id = $1', [row.id]);
         }
@@ -210,6 +233,7 @@ export class CorpusStore {
           ]);
         }
         await addToStatistics(tx, input.workspaceId, [row.id]);
+        if (graph?.transactional && facts.entities.length > 0) await graph.replaceSource(facts, tx);
         const corpusVersion = await bumpVersion(tx, input.workspaceId);
         await tx.query('UPDATE rag_documents SET corpus_version = $2 WHERE id = $1', [row.id, corpusVersion]);
         return { status: row.inserted ? 'added' : 'updated', documentId: row.id, corpusVersion };
@@ -223,18 +247,22 @@ export class CorpusStore {
   /** Deletes documents (their chunks and graph facts cascade) and bumps the version once. */
   async deleteDocuments(workspaceId: string, sourcePaths: readonly string[]): Promise<number> {
     if (sourcePaths.length === 0) return 0;
-    return this.sql.transaction(async (tx) => {
+    const graph = this.graph;
+    const deleted = await this.sql.transaction(async (tx) => {
       const doomed = await tx.query<{ id: number }>(
         'SELECT id FROM rag_documents WHERE workspace_id = $1 AND source_path = ANY($2::text[]) ORDER BY id FOR UPDATE',
         [workspaceId, [...sourcePaths]],
       );
       const ids = doomed.rows.map((row) => row.id);
       if (ids.length === 0) return 0;
+      if (graph?.transactional) await graph.deleteSources(workspaceId, sourcePaths, tx);
       await removeFromStatistics(tx, workspaceId, ids);
       const deleted = await tx.query('DELETE FROM rag_documents WHERE id = ANY($1::bigint[])', [ids]);
       if (deleted.rowCount > 0) await bumpVersion(tx, workspaceId);
       return deleted.rowCount;
     });
+    if (graph && !graph.transactional) await graph.deleteSources(workspaceId, sourcePaths);
+    return deleted;
   }
 
   async listDocuments(workspaceId: string, sourceRoot?: string): Promise<StoredDocumentRef[]> {

@@ -1,0 +1,89 @@
+/**
+ * Graph facts as extractors and structured loaders produce them, before they are resolved to
+ * nodes of a workspace's graph. Offsets are UTF-16 indexes into the document's text (the
+ * pipeline maps them to the chunks that contain them).
+ */
+
+/** Entity types the product knows; extractors may add their own (any PascalCase word). */
+export const ENTITY_TYPES = [
+  // API specifications
+  'Resource',
+  'Endpoint',
+  'OperationType',
+  'Schema',
+  'Field',
+  'ErrorCode',
+  // textbooks: numbered entities and their containers
+  'Formula',
+  'Algorithm',
+  'Table',
+  'Figure',
+  'Section',
+  'Chapter',
+  'Example',
+  'Exercise',
+  'Appendix',
+  // free text
+  'Identifier',
+  'Acronym',
+  'Concept',
+] as const;
+
+export type KnownEntityType = (typeof ENTITY_TYPES)[number];
+
+/** Relation types; REFERENCED_BY is never stored, it is REFERENCES read backwards. */
+export const RELATION_TYPES = [
+  'RELATED',
+  'MENTIONS',
+  'DERIVED_FROM',
+  'RESOURCE_HAS_ENDPOINT',
+  'OPERATION_TYPE',
+  'USES_FIELD',
+  'REFERENCES',
+  'DOC_DESCRIBES',
+  'USES_IN',
+  'CITES',
+  'PART_OF',
+  'FOLLOWS',
+  'RELATED_TO',
+] as const;
+
+export type RelationType = (typeof RELATION_TYPES)[number];
+
+/** A reference to an entity by what identifies it: its type and its name as written. */
+export interface EntityRef {
+  type: string;
+  name: string;
+}
+
+/** Where in the document's text an entity is written. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export interface EntityFact extends EntityRef {
+  /** Other spellings that denote the same thing ("POMDP" for "partially observable MDP"). */
+  aliases?: string[];
+  /** Type-specific attributes: number, title, chapter, section, page, method, path, ... */
+  properties?: Record<string, unknown>;
+  /** Every place the document mentions the entity. */
+  mentions: Span[];
+  /** Where the document defines the entity (an algorithm's caption and block), when it does. */
+  definition?: Span;
+}
+
+export interface RelationFact {
+  from: EntityRef;
+  to: EntityRef;
+  type: RelationType;
+  /** Strength of the assertion (co-mention counts, say); 1 when the relation is simply stated. */
+  weight?: number;
+  properties?: Record<string, unknown>;
+}
+
+/** Everything one document asserts about the graph. */
+export interface DocumentFacts {
+  entities: EntityFact[];
+  relations: RelationFact[];
+}

@@ -1,0 +1,43 @@
+export { MAX_HOPS } from './breadth-first.js';
+export { splitEntityId } from './entity-id.js';
+export { ENTITY_TYPES, RELATION_TYPES } from './facts.js';
+export type {
+  DocumentFacts,
+  EntityFact,
+  EntityRef,
+  KnownEntityType,
+  RelationFact,
+  RelationType,
+  Span,
+} from './facts.js';
+export type {
+  Direction,
+  EntityMention,
+  EntityQuery,
+  GraphEdge,
+  GraphEntity,
+  GraphStats,
+  GraphStore,
+  Neighbourhood,
+  NeighbourEntity,
+  NeighbourhoodQuery,
+  SourceEntity,
+  SourceGraph,
+  SourceRelation,
+} from './graph-store.js';
+export { Neo4jGraphStore, type Neo4jGraphOptions } from './neo4j.js';
+export { PostgresGraphStore } from './postgres.js';
+export { entityKey, mergeFacts, normalizeEntityName } from './resolve.js';
+export { candidateEntityIds } from './query-entities.js';
+export { toSourceGraph, type ChunkSpan } from './source-graph.js';
+export {
+  NumberedEntityExtractor,
+  NUMBERED_ENTITY_TYPES,
+  numberedEntityName,
+  OfflineEntityExtractor,
+  parseEntityReference,
+  type EntityExtractor,
+  type EntityReference,
+  type ExtractionInput,
+  type NumberedEntityType,
+} from './extract/index.js';

@@ -1,0 +1,274 @@
+import { loadSqlFile, type Sql, type SqlExecutor } from '../db/index.js';
+import { breadthFirst } from './breadth-first.js';
+import { splitEntityId } from './entity-id.js';
+import type {
+  EntityMention,
+  EntityQuery,
+  GraphEntity,
+  GraphStats,
+  GraphStore,
+  Neighbourhood,
+  NeighbourhoodQuery,
+  SourceGraph,
+} from './graph-store.js';
+
+const sqlFile = (name: string) => loadSqlFile(new URL(`./sql/${name}`, import.meta.url));
+const REMOVE_FACTS = sqlFile('remove-facts.sql');
+const DELETE_ORPHANS = sqlFile('delete-orphans.sql');
+const UPSERT_ENTITIES = sqlFile('upsert-entities.sql');
+const INSERT_MENTIONS = sqlFile('insert-mentions.sql');
+const INSERT_RELATIONS = sqlFile('insert-relations.sql');
+const LEVEL_EDGES = sqlFile('level-edges.sql');
+
+const ENTITY_COLUMNS = `e.type || ':' || e.normalized_name AS id, e.type, e.name, e.aliases, e.properties,
+  (SELECT d.source_path FROM rag_documents d WHERE d.id = e.defined_by) AS defined_by`;
+
+type EntityRow = {
+  id: string;
+  type: string;
+  name: string;
+  aliases: string[];
+  properties: Record<string, unknown>;
+  defined_by: string | null;
+};
+
+/**
+ * The default graph store: rag_entities / rag_entity_mentions / rag_relations in the corpus's own
+ * Postgres. Facts are written in the corpus store's transaction, so a document's chunks and its
+ * graph facts change together; mentions and relations reference the document and its chunks, and
+ * cascade with them.
+ */
+export class PostgresGraphStore implements GraphStore {
+  readonly backend = 'postgres' as const;
+  readonly transactional = true;
+
+  constructor(private readonly sql: Sql) {}
+
+  async replaceSource(graph: SourceGraph, tx?: SqlExecutor): Promise<void> {
+    const run = (executor: SqlExecutor) => this.replaceIn(executor, graph);
+    await (tx ? run(tx) : this.sql.transaction(run));
+  }
+
+  private async replaceIn(tx: SqlExecutor, graph: SourceGraph): Promise<void> {
+    const document = await tx.query<{ id: number }>(
+      'SELECT id FROM rag_documents WHERE workspace_id = $1 AND source_path = $2',
+      [graph.workspaceId, graph.sourcePath],
+    );
+    const documentId = document.rows[0]?.id;
+    if (documentId === undefined) return;
+    const touched = await tx.query<{ id: number }>(REMOVE_FACTS, [[documentId]]);
+
+    if (graph.entities.length > 0) {
+      const keys = graph.entities.map((entity) => splitEntityId(entity.id));
+      const upserted = await tx.query<{ id: number; type: string; normalized_name: string }>(
+        UPSERT_ENTITIES,
+        [
+          graph.workspaceId,
+          keys.map((key) => key.type),
+          keys.map((key) => key.normalized),
+          graph.entities.map((entity) => entity.name),
+          graph.entities.map((entity) => JSON.stringify(entity.aliases)),
+          graph.entities.map((entity) => JSON.stringify(entity.properties)),
+          graph.entities.map((entity) => entity.defines),
+          documentId,
+        ],
+      );
+      const rowIds = new Map(upserted.rows.map((row) => [`${row.type}:${row.normalized_name}`, row.id]));
+      const mentions = graph.entities.flatMap((entity) =>
+        entity.chunks.map((chunk) => ({ entity: rowIds.get(entity.id)!, ...chunk })),
+      );
+      if (mentions.length > 0) {
+        await tx.query(INSERT_MENTIONS, [
+          documentId,
+          mentions.map((mention) => mention.entity),
+          mentions.map((mention) => mention.chunkId),
+          mentions.map((mention) => mention.count),
+          graph.workspaceId,
+        ]);
+      }
+      const relations = graph.relations.filter(
+        (relation) => rowIds.has(relation.from) && rowIds.has(relation.to),
+      );
+      if (relations.length > 0) {
+        await tx.query(INSERT_RELATIONS, [
+          graph.workspaceId,
+          documentId,
+          relations.map((relation) => rowIds.get(relation.from)!),
+          relations.map((relation) => rowIds.get(relation.to)!),
+          relations.map((relation) => relation.type),
+          relations.map((relation) => relation.weight),
+        ]);
+      }
+    }
+    await tx.query(DELETE_ORPHANS, [touched.rows.map((row) => row.id)]);
+  }
+
+  async deleteSources(workspaceId: string, sourcePaths: readonly string[], tx?: SqlExecutor): Promise<void> {
+    if (sourcePaths.length === 0) return;
+    const run = async (executor: SqlExecutor) => {
+      const documents = await executor.query<{ id: number }>(
+        'SELECT id FROM rag_documents WHERE workspace_id = $1 AND source_path = ANY($2::text[])',
+        [workspaceId, [...sourcePaths]],
+      );
+      if (documents.rows.length === 0) return;
+      const touched = await executor.query<{ id: number }>(REMOVE_FACTS, [
+        documents.rows.map((row) => row.id),
+      ]);
+      await executor.query(DELETE_ORPHANS, [touched.rows.map((row) => row.id)]);
+    };
+    await (tx ? run(tx) : this.sql.transaction(run));
+  }
+
+  async getEntities(workspaceId: string, ids: readonly string[]): Promise<GraphEntity[]> {
+    if (ids.length === 0) return [];
+    const keys = ids.map(splitEntityId);
+    const result = await this.sql.query<EntityRow>(
+      `SELECT ${ENTITY_COLUMNS}
+       FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS k(type, normalized_name, position)
+       JOIN rag_entities e ON e.workspace_id = $1 AND e.type = k.type AND e.normalized_name = k.normalized_name
+       ORDER BY k.position`,
+      [workspaceId, keys.map((key) => key.type), keys.map((key) => key.normalized)],
+    );
+    return result.rows.map(toEntity);
+  }
+
+  async findEntities(workspaceId: string, query: EntityQuery): Promise<GraphEntity[]> {
+    if (query.ids) {
+      const found = await this.getEntities(workspaceId, query.ids);
+      return found.filter((entity) => query.type === undefined || entity.type === query.type);
+    }
+    const result = await this.sql.query<EntityRow>(
+      `SELECT ${ENTITY_COLUMNS} FROM rag_entities e
+       WHERE e.workspace_id = $1 AND ($2::text IS NULL OR e.type = $2)
+       ORDER BY e.type, e.normalized_name LIMIT $3`,
+      [workspaceId, query.type ?? null, query.limit ?? 1000],
+    );
+    return result.rows.map(toEntity);
+  }
+
+  async neighbourhood(query: NeighbourhoodQuery): Promise<Neighbourhood> {
+    const { reached, edges } = await breadthFirst(query, async (frontier, direction, relationTypes) => {
+      const keys = frontier.map(splitEntityId);
+      const result = await this.sql.query<{ from_id: string; to_id: string; type: string; weight: number }>(
+        LEVEL_EDGES,
+        [
+          query.workspaceId,
+          keys.map((key) => key.type),
+          keys.map((key) => key.normalized),
+          direction,
+          relationTypes ? [...relationTypes] : null,
+        ],
+      );
+      return result.rows.map((row) => ({
+        from: row.from_id,
+        to: row.to_id,
+        type: row.type,
+        weight: row.weight,
+      }));
+    });
+    const entities = await this.getEntities(query.workspaceId, [...reached.keys()]);
+    return {
+      entities: entities
+        .map((entity) => ({ ...entity, ...reached.get(entity.id)! }))
+        .sort(
+          (left, right) =>
+            left.hop - right.hop || right.strength - left.strength || (left.id < right.id ? -1 : 1),
+        ),
+      edges,
+    };
+  }
+
+  async mentions(workspaceId: string, entityIds: readonly string[]): Promise<EntityMention[]> {
+    if (entityIds.length === 0) return [];
+    const keys = entityIds.map(splitEntityId);
+    const result = await this.sql.query<{
+      entity_id: string;
+      source_path: string;
+      chunk_id: string;
+      count: number;
+    }>(
+      `SELECT e.type || ':' || e.normalized_name AS entity_id, d.source_path, c.chunk_id, m.mentions AS count
+       FROM unnest($2::text[], $3::text[]) AS k(type, normalized_name)
+       JOIN rag_entities e ON e.workspace_id = $1 AND e.type = k.type AND e.normalized_name = k.normalized_name
+       JOIN rag_entity_mentions m ON m.entity_id = e.id
+       JOIN rag_chunks c ON c.id = m.chunk_id
+       JOIN rag_documents d ON d.id = m.document_id
+       ORDER BY 1, d.source_path, c.chunk_index`,
+      [workspaceId, keys.map((key) => key.type), keys.map((key) => key.normalized)],
+    );
+    return sortMentions(
+      result.rows.map((row) => ({
+        entityId: row.entity_id,
+        sourcePath: row.source_path,
+        chunkId: row.chunk_id,
+        count: row.count,
+      })),
+    );
+  }
+
+  async mentionedIn(workspaceId: string, chunkIds: readonly string[]): Promise<EntityMention[]> {
+    if (chunkIds.length === 0) return [];
+    const result = await this.sql.query<{
+      entity_id: string;
+      source_path: string;
+      chunk_id: string;
+      count: number;
+    }>(
+      `SELECT e.type || ':' || e.normalized_name AS entity_id, d.source_path, c.chunk_id, m.mentions AS count
+       FROM rag_chunks c
+       JOIN rag_entity_mentions m ON m.chunk_id = c.id
+       JOIN rag_entities e ON e.id = m.entity_id
+       JOIN rag_documents d ON d.id = m.document_id
+       WHERE c.workspace_id = $1 AND c.chunk_id = ANY($2::text[])`,
+      [workspaceId, [...chunkIds]],
+    );
+    return sortMentions(
+      result.rows.map((row) => ({
+        entityId: row.entity_id,
+        sourcePath: row.source_path,
+        chunkId: row.chunk_id,
+        count: row.count,
+      })),
+    );
+  }
+
+  async stats(workspaceId: string): Promise<GraphStats> {
+    const result = await this.sql.query<GraphStats & Record<string, number>>(
+      `SELECT (SELECT count(*) FROM rag_entities WHERE workspace_id = $1)::int AS entities,
+              (SELECT count(*) FROM rag_relations WHERE workspace_id = $1)::int AS relations,
+              (SELECT count(*) FROM rag_entity_mentions m JOIN rag_entities e ON e.id = m.entity_id
+               WHERE e.workspace_id = $1)::int AS mentions,
+              (SELECT count(DISTINCT document_id) FROM (
+                 SELECT m.document_id FROM rag_entity_mentions m JOIN rag_entities e ON e.id = m.entity_id
+                 WHERE e.workspace_id = $1
+                 UNION SELECT document_id FROM rag_relations WHERE workspace_id = $1) AS s)::int AS sources`,
+      [workspaceId],
+    );
+    return result.rows[0]!;
+  }
+
+  /** The Sql is the corpus store's; its owner closes it. */
+  async close(): Promise<void> {}
+}
+
+/** Code-point order, the same on every backend and under every database collation. */
+function sortMentions(mentions: EntityMention[]): EntityMention[] {
+  const compare = (left: string, right: string) => (left < right ? -1 : left > right ? 1 : 0);
+  return mentions.sort(
+    (left, right) =>
+      compare(left.entityId, right.entityId) ||
+      compare(left.sourcePath, right.sourcePath) ||
+      compare(left.chunkId, right.chunkId),
+  );
+}
+
+function toEntity(row: EntityRow): GraphEntity {
+  return {
+    id: row.id,
+    type: row.type,
+    name: row.name,
+    aliases: row.aliases,
+    properties: row.properties,
+    definedBy: row.defined_by,
+  };
+}
