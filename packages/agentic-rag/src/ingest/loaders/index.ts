@@ -2,13 +2,25 @@ import { loadHtml } from './html.js';
 import { loadJsonRecords } from './json-records.js';
 import type { Loader } from './loader.js';
 import { loadMarkdown } from './markdown.js';
+import { isOpenApi3, loadOpenApi, loadOpenApiSpec } from './openapi.js';
 import { loadPlainText } from './plain-text.js';
-import { loadYaml } from './yaml.js';
+import { loadYaml, loadYamlOrOpenApi } from './yaml.js';
 
 export type { Loader, LoaderInput, LoadResult } from './loader.js';
 export { parseMarkdownBlocks, stripInlineMarkup } from './markdown-blocks.js';
 export { normalizeText, looksBinary } from './normalize.js';
-export { loadHtml, loadJsonRecords, loadMarkdown, loadPlainText, loadYaml };
+export type { OperationType } from './openapi.js';
+export {
+  isOpenApi3,
+  loadHtml,
+  loadJsonRecords,
+  loadMarkdown,
+  loadOpenApi,
+  loadOpenApiSpec,
+  loadPlainText,
+  loadYaml,
+  loadYamlOrOpenApi,
+};
 
 /** File extension (lower case, with the dot) to loader. Anything else is UNSUPPORTED_FILE_TYPE. */
 export const LOADERS: Readonly<Record<string, Loader>> = {
@@ -22,8 +34,8 @@ export const LOADERS: Readonly<Record<string, Loader>> = {
   '.json': loadJsonRecords,
   '.jsonl': loadJsonRecords,
   '.ndjson': loadJsonRecords,
-  '.yaml': loadYaml,
-  '.yml': loadYaml,
+  '.yaml': loadYamlOrOpenApi,
+  '.yml': loadYamlOrOpenApi,
 };
 
 export function loaderFor(sourcePath: string): Loader | undefined {

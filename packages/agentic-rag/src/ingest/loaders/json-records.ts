@@ -2,6 +2,7 @@ import { ErrorCode } from '../../errors/index.js';
 import type { LoadedDocument, LoadFailure } from '../document.js';
 import type { Loader, LoaderInput, LoadResult } from './loader.js';
 import { markdownDocument } from './markdown.js';
+import { isOpenApi3, loadOpenApiSpec } from './openapi.js';
 
 const TEXT_FIELDS = ['text', 'content', 'body', 'markdown'] as const;
 const ID_FIELDS = ['id', '_id', 'doc_id', 'slug'] as const;
@@ -34,6 +35,8 @@ export const loadJsonRecords: Loader = (input) => {
     } catch (error) {
       return { documents: [], failures: [failure(input, `invalid JSON: ${(error as Error).message}`)] };
     }
+    // An OpenAPI 3 spec in JSON is not a list of records: it gets the same documents as in YAML.
+    if (isOpenApi3(parsed)) return loadOpenApiSpec(input, parsed);
     const list = Array.isArray(parsed) ? parsed : containedList(parsed);
     if (!list) {
       return {

@@ -1,18 +1,34 @@
-import { parseDocument } from 'yaml';
+import { parseDocument, type Document } from 'yaml';
 import { ErrorCode } from '../../errors/index.js';
 import type { Block } from '../document.js';
-import type { Loader } from './loader.js';
+import type { Loader, LoaderInput, LoadResult } from './loader.js';
 import { titleFromPath } from './normalize.js';
+import { isOpenApi3, loadOpenApiSpec } from './openapi.js';
 
 const KEY_LINE = /^( {0,4})([^\s#-][^:]*?|"[^"]*"|'[^']*'):(?:\s|$)/;
 
 /**
+ * What `.yaml`/`.yml` files get: an OpenAPI 3 document goes to the OpenAPI loader (a document per
+ * operation and schema), anything else to loadYaml. loadYaml itself stays generic, so a spec can
+ * still be read as plain structured text when that is what a caller wants.
+ */
+export const loadYamlOrOpenApi: Loader = (input) => {
+  const parsed = parseDocument(input.text);
+  if (parsed.errors.length === 0) {
+    const value: unknown = parsed.toJS();
+    if (isOpenApi3(value)) return loadOpenApiSpec(input, value);
+  }
+  return parsedYaml(input, parsed);
+};
+
+/**
  * YAML as structured text: each top-level key and each key one level below it (an OpenAPI
  * path, a schema) starts a block whose heading is its key path. The file must parse; a broken
- * spec is reported rather than indexed as garbage. (OpenAPI-aware ingestion builds on this.)
+ * spec is reported rather than indexed as garbage.
  */
-export const loadYaml: Loader = (input) => {
-  const parsed = parseDocument(input.text);
+export const loadYaml: Loader = (input) => parsedYaml(input, parseDocument(input.text));
+
+function parsedYaml(input: LoaderInput, parsed: Document.Parsed): LoadResult {
   if (parsed.errors.length > 0) {
     return {
       documents: [],
@@ -68,4 +84,4 @@ export const loadYaml: Loader = (input) => {
     ],
     failures: [],
   };
-};
+}
