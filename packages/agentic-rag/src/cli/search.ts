@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ErrorCode, RagError } from '../errors/index.js';
-import { assembleContext } from '../retrieve/index.js';
+import { buildContext } from '../retrieve/index.js';
 import { createRuntime } from '../runtime/index.js';
 import { assertWorkspaceId } from '../store/index.js';
 import { cliConfig, cliLogger, EXIT, runCli } from './cli-support.js';
@@ -80,10 +80,7 @@ async function main(): Promise<number> {
       rerank: !values['no-rerank'],
     });
     const context = values.context
-      ? assembleContext(result, {
-          tokenLimit: config.CONTEXT_TOKEN_LIMIT,
-          maxChunks: config.RETRIEVAL_MAX_TOTAL_CHUNKS,
-        })
+      ? await buildContext(runtime.sql, config, workspaceId, result, runtime.logger)
       : undefined;
     if (values.json) {
       console.log(JSON.stringify({ workspaceId, ...result, ...(context ? { context } : {}) }));
@@ -124,7 +121,15 @@ async function main(): Promise<number> {
     if (context) {
       const limits =
         context.stats.limitsHit.length > 0 ? ` (limited by ${context.stats.limitsHit.join(', ')})` : '';
-      console.log(`context: ${context.primary.length} chunks, ${context.totalTokens} tokens${limits}`);
+      const partial = context.stats.partial ? ' PARTIAL (reference expansion timed out)' : '';
+      console.log(
+        `context: ${context.primary.length} chunks + ${context.references.length} referenced, ${context.totalTokens} tokens${limits}${partial}`,
+      );
+      for (const reference of context.references) {
+        console.log(
+          `  ↳ ${reference.sourcePath} (depth ${reference.reference!.depth}, from ${reference.reference!.from})`,
+        );
+      }
     }
     return EXIT.ok;
   } finally {

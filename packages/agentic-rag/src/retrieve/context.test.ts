@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assembleContext, type ContextBudget } from './context.js';
+import type { ReferenceExpansion } from './references.js';
 import type { RetrievalHit, RetrievalResult } from './retriever.js';
 
 let nextId = 1;
@@ -26,18 +27,34 @@ function hit(chunkId: string, tokenCount: number): RetrievalHit {
   };
 }
 
+function expansion(hits: RetrievalHit[], partial = false): ReferenceExpansion {
+  return {
+    references: hits.map((found) => ({ ...found, reference: { depth: 1, from: 'spec#op' } })),
+    stats: {
+      depth: 1,
+      visited: hits.length,
+      missing: [],
+      partial,
+      limitsHit: partial ? ['timeout'] : [],
+      ms: 1,
+    },
+  };
+}
+
 function result(hits: RetrievalHit[]): RetrievalResult {
   return {
     query: 'rate card update',
     correctedQuery: 'rate card update',
     corrections: [],
     filters: {},
+    intent: { kind: 'general', narrowedTo: null },
     hits,
     stats: {
       stages: [{ name: 'dense', ms: 1.5 }],
-      candidates: { vector: 40, lexical: 12 },
+      candidates: { vector: 40, lexical: 12, graph: 0 },
       reranker: 'heuristic',
       warnings: ['reranker slow'],
+      queryEntities: [],
     },
   };
 }
@@ -146,9 +163,11 @@ describe('assembleContext', () => {
     expect(context.correctedQuery).toBe('rate card update');
     expect(context.stats).toEqual({
       stages: [{ name: 'dense', ms: 1.5 }],
-      candidates: { vector: 40, lexical: 12 },
+      candidates: { vector: 40, lexical: 12, graph: 0 },
       limitsHit: [],
       warnings: ['reranker slow'],
+      partial: false,
+      references: null,
     });
   });
 
@@ -158,7 +177,7 @@ describe('assembleContext', () => {
       // skipped; e → 95 and brings the count to 4 = maxChunks, so f meets the chunk budget.
       const primary = [hit('a', 40), hit('b', 30)];
       const references = [hit('b', 30), hit('c', 20), hit('d', 20), hit('e', 5), hit('c', 20), hit('f', 1)];
-      const context = assembleContext(result(primary), budget(100, 4), references);
+      const context = assembleContext(result(primary), budget(100, 4), expansion(references));
       expect(ids(context.primary)).toEqual(['a', 'b']);
       expect(ids(context.references)).toEqual(['c', 'e']);
       expect(context.totalTokens).toBe(95);
@@ -166,27 +185,66 @@ describe('assembleContext', () => {
     });
 
     it('skip a repeated reference before counting it against the chunk budget', () => {
-      const context = assembleContext(result([hit('a', 10)]), budget(100, 2), [hit('b', 10), hit('b', 10)]);
+      const context = assembleContext(
+        result([hit('a', 10)]),
+        budget(100, 2),
+        expansion([hit('b', 10), hit('b', 10)]),
+      );
       expect(ids(context.references)).toEqual(['b']);
       expect(context.stats.limitsHit).toEqual([]);
     });
 
     it('get nothing when the primary chunks used the whole token budget', () => {
-      const context = assembleContext(result([hit('a', 60), hit('b', 40)]), budget(100, 10), [hit('c', 1)]);
+      const context = assembleContext(
+        result([hit('a', 60), hit('b', 40)]),
+        budget(100, 10),
+        expansion([hit('c', 1)]),
+      );
       expect(ids(context.references)).toEqual([]);
       expect(context.totalTokens).toBe(100);
       expect(context.stats.limitsHit).toEqual(['token_budget']);
     });
 
     it('get nothing when the primary chunks used the whole chunk budget', () => {
-      const context = assembleContext(result([hit('a', 1), hit('b', 1)]), budget(100, 2), [hit('c', 1)]);
+      const context = assembleContext(
+        result([hit('a', 1), hit('b', 1)]),
+        budget(100, 2),
+        expansion([hit('c', 1)]),
+      );
       expect(ids(context.references)).toEqual([]);
       expect(context.totalTokens).toBe(2);
       expect(context.stats.limitsHit).toEqual(['chunk_budget']);
     });
 
+    it('take at most their share of the chunk slots (60/40), and only slots they can fill', () => {
+      const primary = Array.from({ length: 15 }, (_, index) => hit(`p${index}`, 10));
+      const references = Array.from({ length: 10 }, (_, index) => hit(`r${index}`, 10));
+      const split = assembleContext(result(primary), budget(1000, 15), expansion(references));
+      expect(split.primary).toHaveLength(9);
+      expect(split.references).toHaveLength(6);
+      expect(split.references[0]!.reference).toEqual({ depth: 1, from: 'spec#op' });
+      // Two references need two slots; the primary hits keep the other thirteen.
+      const few = assembleContext(result(primary), budget(1000, 15), expansion(references.slice(0, 2)));
+      expect(few.primary).toHaveLength(13);
+      expect(few.references).toHaveLength(2);
+    });
+
+    it('carry the expansion’s timeout as a partial context', () => {
+      const context = assembleContext(
+        result([hit('a', 10)]),
+        budget(100, 4),
+        expansion([hit('b', 10)], true),
+      );
+      expect(context.stats.partial).toBe(true);
+      expect(context.stats.limitsHit).toContain('timeout');
+    });
+
     it('are not exempt from the token budget the way the first primary hit is', () => {
-      const context = assembleContext(result([]), budget(100, 10), [hit('big', 150), hit('small', 30)]);
+      const context = assembleContext(
+        result([]),
+        budget(100, 10),
+        expansion([hit('big', 150), hit('small', 30)]),
+      );
       expect(ids(context.primary)).toEqual([]);
       expect(ids(context.references)).toEqual(['small']);
       expect(context.totalTokens).toBe(30);

@@ -1,4 +1,5 @@
-import type { RetrievalHit, RetrievalResult, StageTiming } from './retriever.js';
+import type { ReferenceExpansion, ReferenceHit } from './references.js';
+import type { RetrievalResult, StageTiming } from './retriever.js';
 
 export interface ContextChunk {
   chunkId: string;
@@ -11,6 +12,8 @@ export interface ContextChunk {
   startOffset: number;
   endOffset: number;
   score: number;
+  /** References only: how far from a primary chunk, and through which document. */
+  reference?: { depth: number; from: string };
 }
 
 /** What the answer stage reads: the best chunks, then chunks they reference, within budgets. */
@@ -24,33 +27,43 @@ export interface KnowledgeContext {
   stats: {
     stages: StageTiming[];
     candidates: Record<string, number>;
-    /** Which budgets cut the context short: 'token_budget', 'chunk_budget'. */
+    /** Which budgets cut the context short: 'token_budget', 'chunk_budget', 'reference_budget', 'timeout'. */
     limitsHit: string[];
     warnings: string[];
+    /** True when the reference expansion ran out of time: the context is usable but incomplete. */
+    partial: boolean;
+    references: ReferenceExpansion['stats'] | null;
   };
 }
 
 export interface ContextBudget {
   tokenLimit: number;
   maxChunks: number;
+  /** Share of the chunk slots references may take (0.4: the 60/40 split). */
+  referenceShare?: number;
 }
 
 /**
  * Packs hits in rank order into the token and chunk budgets. The best hit is always included,
  * even alone over budget, because an empty context answers nothing; later hits that do not fit
- * are left out and the limit is reported. References (graph work) only ever use what primary
- * chunks leave.
+ * are left out and the limit is reported. References may hold at most `referenceShare` of the
+ * chunk slots (primary hits keep the rest, and any slots references do not need), and only the
+ * tokens primary chunks leave.
  */
 export function assembleContext(
   result: RetrievalResult,
   budget: ContextBudget,
-  references: readonly RetrievalHit[] = [],
+  expansion: ReferenceExpansion | null = null,
 ): KnowledgeContext {
   const primary: ContextChunk[] = [];
-  const limitsHit = new Set<string>();
+  const limitsHit = new Set<string>(expansion?.stats.limitsHit ?? []);
+  const primaryIds = new Set(result.hits.map((hit) => hit.chunkId));
+  const references = (expansion?.references ?? []).filter((hit) => !primaryIds.has(hit.chunkId));
+  const reserved = Math.min(references.length, Math.floor(budget.maxChunks * (budget.referenceShare ?? 0.4)));
+  const primarySlots = Math.max(1, budget.maxChunks - reserved);
   let totalTokens = 0;
   for (const hit of result.hits) {
-    if (primary.length >= budget.maxChunks) {
+    if (primary.length >= primarySlots) {
       limitsHit.add('chunk_budget');
       break;
     }
@@ -63,7 +76,7 @@ export function assembleContext(
   }
   const referenced: ContextChunk[] = [];
   const included = new Set(primary.map((chunk) => chunk.chunkId));
-  for (const hit of references) {
+  for (const hit of references as readonly ReferenceHit[]) {
     if (included.has(hit.chunkId)) continue;
     if (primary.length + referenced.length >= budget.maxChunks) {
       limitsHit.add('chunk_budget');
@@ -73,7 +86,7 @@ export function assembleContext(
       limitsHit.add('token_budget');
       continue;
     }
-    referenced.push(toContextChunk(hit));
+    referenced.push({ ...toContextChunk(hit), reference: hit.reference });
     included.add(hit.chunkId);
     totalTokens += hit.tokenCount;
   }
@@ -88,11 +101,13 @@ export function assembleContext(
       candidates: result.stats.candidates,
       limitsHit: [...limitsHit],
       warnings: result.stats.warnings,
+      partial: expansion?.stats.partial ?? false,
+      references: expansion?.stats ?? null,
     },
   };
 }
 
-function toContextChunk(hit: RetrievalHit): ContextChunk {
+function toContextChunk(hit: RetrievalResult['hits'][number]): ContextChunk {
   return {
     chunkId: hit.chunkId,
     sourcePath: hit.sourcePath,

@@ -1,6 +1,7 @@
 import type { Config } from '../config/index.js';
 import type { Sql } from '../db/index.js';
 import type { Embedder } from '../embed/index.js';
+import type { GraphStore } from '../graph/index.js';
 import type { Logger } from '../telemetry/index.js';
 import { HeuristicReranker } from './rerank/heuristic.js';
 import { HttpCrossEncoderReranker } from './rerank/http-cross-encoder.js';
@@ -18,12 +19,13 @@ export function createReranker(config: Config): Reranker | null {
   return new HeuristicReranker();
 }
 
-/** The retriever the configuration describes. */
+/** The retriever the configuration describes; without a graph store there is no graph channel. */
 export function createRetriever(
   config: Config,
   sql: Sql,
   embedder: Embedder,
   logger?: Logger,
+  graph: GraphStore | null = null,
 ): HybridRetriever {
   return new HybridRetriever(
     sql,
@@ -41,8 +43,10 @@ export function createRetriever(
       candidates: config.RETRIEVAL_CANDIDATES,
       typoSimilarity: config.TYPO_SIMILARITY_THRESHOLD,
       mmrLambda: config.MMR_LAMBDA,
+      graphHops: config.RETRIEVAL_GRAPH_HOPS,
     },
     createReranker(config),
     logger,
+    graph,
   );
 }

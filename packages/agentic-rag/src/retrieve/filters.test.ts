@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { filterConditions, parseFilters, type RetrievalFilters } from './filters.js';
 
-const SUPPORTED = 'sourcePrefix, kind, chapter, section, page_number, entity_type';
+const SUPPORTED =
+  'sourcePrefix, kind, chapter, section, page_number, entity_type, chunk_type, operation_type';
 
 function parseError(input: unknown): RagError {
   try {

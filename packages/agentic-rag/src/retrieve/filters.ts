@@ -4,16 +4,27 @@ import { ErrorCode, RagError } from '../errors/index.js';
 export interface RetrievalFilters {
   /** Source paths starting with this, e.g. `simulated_ingestion/textbook/`. */
   sourcePrefix?: string;
-  /** Document kind: markdown, text, html, json-record, yaml. */
+  /** Document kind: markdown, text, html, json-record, yaml, openapi. */
   kind?: string;
   chapter?: string;
   section?: string;
   page_number?: number;
   entity_type?: string;
+  /** API specs: endpoint, schema, errors, overview. */
+  chunk_type?: string;
+  /** API operations: create, read, update, delete, list, action. */
+  operation_type?: string;
 }
 
 /** Filter keys matched against chunk metadata first, then document metadata. */
-const METADATA_KEYS = ['chapter', 'section', 'page_number', 'entity_type'] as const;
+const METADATA_KEYS = [
+  'chapter',
+  'section',
+  'page_number',
+  'entity_type',
+  'chunk_type',
+  'operation_type',
+] as const;
 const KNOWN_KEYS = ['sourcePrefix', 'kind', ...METADATA_KEYS] as const;
 
 /** Validates untrusted filter input: unknown keys and wrong types are INVALID_INPUT. */

@@ -8,6 +8,9 @@ export type {
 } from './retriever.js';
 export { createReranker, createRetriever } from './create-retriever.js';
 export { assembleContext } from './context.js';
+export { buildContext } from './build-context.js';
+export { expandReferences } from './references.js';
+export type { ReferenceExpansion, ReferenceHit, ReferenceSettings } from './references.js';
 export type { ContextBudget, ContextChunk, KnowledgeContext } from './context.js';
 export { fuse } from './fusion.js';
 export type {

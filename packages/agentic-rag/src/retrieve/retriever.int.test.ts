@@ -138,8 +138,9 @@ describe.each(testBackends())('HybridRetriever on $name', (backend) => {
       query: 'POST /locations create a location',
       k: 3,
     });
-    expect(result.hits[0]!.sourcePath).toBe('corpus/api/openapi.yaml');
-    expect(result.hits[0]!.text).toMatch(/\/locations:\n[\s\S]*post:\n\s+operationId: createLocation/);
+    // An OpenAPI spec is ingested one document per operation.
+    expect(result.hits[0]!.sourcePath).toBe('corpus/api/openapi.yaml#paths/locations/post');
+    expect(result.hits[0]!.text).toMatch(/POST \/locations[\s\S]*createLocation/);
     expect(result.hits[0]!.rerank?.features?.identifier).toBe(1);
   });
 
@@ -184,13 +185,14 @@ describe.each(testBackends())('HybridRetriever on $name', (backend) => {
     });
     expect(textbook.hits.length).toBeGreaterThan(0);
     expect(textbook.hits.every((hit) => hit.sourcePath.startsWith('corpus/textbook/'))).toBe(true);
-    const yaml = await retriever.retrieve({
+    const spec = await retriever.retrieve({
       workspaceId: workspace,
       query: 'location',
       k: 10,
-      filters: { kind: 'yaml' },
+      filters: { kind: 'openapi' },
     });
-    expect(new Set(yaml.hits.map((hit) => hit.kind))).toEqual(new Set(['yaml']));
+    expect(spec.hits.length).toBeGreaterThan(0);
+    expect(new Set(spec.hits.map((hit) => hit.kind))).toEqual(new Set(['openapi']));
   });
 
   it('runs one channel alone when asked', async () => {
@@ -211,7 +213,7 @@ describe.each(testBackends())('HybridRetriever on $name', (backend) => {
     });
     expect(result.hits).toEqual([]);
     expect(result.corrections).toEqual([]);
-    expect(result.stats.candidates).toEqual({ vector: 0, lexical: 0 });
+    expect(result.stats.candidates).toEqual({ vector: 0, lexical: 0, graph: 0 });
   });
 
   it.each([

@@ -1,11 +1,13 @@
 import type { Sql } from '../db/index.js';
 import type { Embedder } from '../embed/index.js';
+import type { GraphStore } from '../graph/index.js';
 import { ErrorCode, RagError, toRagError } from '../errors/index.js';
 import { assertWorkspaceId } from '../store/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import { loadSqlFile } from '../db/index.js';
 import { bm25Channel, denseChannel, type ChannelResult } from './channels.js';
 import { parseFilters, type RetrievalFilters } from './filters.js';
+import { graphChannel } from './graph-channel.js';
 import {
   fuse,
   type ChannelName,
@@ -13,6 +15,7 @@ import {
   type FusionMethod,
   type Normalization,
 } from './fusion.js';
+import { detectIntent, narrowings, type QueryIntent } from './intent.js';
 import { analyzeQuery, type Correction } from './query-analysis.js';
 import { maximalMarginalRelevance } from './rerank/mmr.js';
 import type { Reranker } from './rerank/reranker.js';
@@ -33,7 +36,11 @@ export interface RetrieverSettings {
   typoSimilarity: number;
   /** 1 = no diversification; lower trades relevance for variety (MMR). */
   mmrLambda: number;
+  /** Hops of the graph channel's neighbourhood (0 turns the channel off). */
+  graphHops: number;
 }
+
+export type RetrievalChannel = 'vector' | 'lexical' | 'graph';
 
 export interface RetrieveOptions {
   workspaceId: string;
@@ -41,12 +48,14 @@ export interface RetrieveOptions {
   k?: number;
   /** Untrusted filter object; unknown keys are INVALID_INPUT. */
   filters?: unknown;
-  /** Channels to run (default both); the evaluation runs each alone. */
-  channels?: ReadonlyArray<'vector' | 'lexical'>;
+  /** Channels to run (default all there are); the evaluation runs each alone. */
+  channels?: ReadonlyArray<RetrievalChannel>;
   fusion?: FusionMethod;
   rerank?: boolean;
   /** Candidates per channel (default RETRIEVAL_CANDIDATES); evaluation at depth 100 needs 100. */
   candidates?: number;
+  /** Narrow the first stage by the question's intent (default true); see intent.ts. */
+  intent?: boolean;
   signal?: AbortSignal;
 }
 
@@ -71,6 +80,8 @@ export interface RetrievalHit {
   /** Why it was retrieved: each channel's raw score, rank and normalised score. */
   channels: Partial<Record<ChannelName, ChannelScore>>;
   rerank?: { score: number; features?: Record<string, number> };
+  /** Graph channel: the entities (strongest first) whose neighbourhood brought the chunk in. */
+  graphEntities?: string[];
 }
 
 export interface StageTiming {
@@ -84,12 +95,16 @@ export interface RetrievalResult {
   correctedQuery: string | null;
   corrections: Correction[];
   filters: RetrievalFilters;
+  /** What the question asks for, and the narrowing that answered it (null: none was needed or enough). */
+  intent: QueryIntent & { narrowedTo: RetrievalFilters | null };
   hits: RetrievalHit[];
   stats: {
     stages: StageTiming[];
-    candidates: Record<'vector' | 'lexical', number>;
+    candidates: Record<RetrievalChannel, number>;
     reranker: string | null;
     warnings: string[];
+    /** Entities the question named that the graph knows (the graph channel's own seeds). */
+    queryEntities: string[];
   };
 }
 
@@ -107,11 +122,29 @@ export class HybridRetriever {
     private readonly settings: RetrieverSettings,
     private readonly reranker: Reranker | null,
     logger?: Logger,
+    private readonly graph: GraphStore | null = null,
   ) {
     this.logger = logger ?? silentLogger;
   }
 
+  /**
+   * Tries the intent's narrowings first (endpoint questions → API operations of the asked-for
+   * type → API operations) and takes the first that finds at least min(3, k) hits; otherwise
+   * searches with the caller's filters alone.
+   */
   async retrieve(options: RetrieveOptions): Promise<RetrievalResult> {
+    const filters = parseFilters(options.filters);
+    const intent = options.intent === false ? ({ kind: 'general' } as const) : detectIntent(options.query);
+    const enough = Math.min(3, options.k ?? 10);
+    for (const narrowed of narrowings(intent, filters)) {
+      const result = await this.search({ ...options, filters: narrowed });
+      if (result.hits.length >= enough) return { ...result, intent: { ...intent, narrowedTo: narrowed } };
+    }
+    const result = await this.search(options);
+    return { ...result, intent: { ...intent, narrowedTo: null } };
+  }
+
+  private async search(options: RetrieveOptions): Promise<Omit<RetrievalResult, 'intent'>> {
     const query = options.query.trim();
     if (query.length === 0) throw new RagError(ErrorCode.INVALID_INPUT, 'query must not be empty');
     if (query.length > MAX_QUERY_LENGTH) {
@@ -123,7 +156,8 @@ export class HybridRetriever {
     }
     assertWorkspaceId(options.workspaceId);
     const filters = parseFilters(options.filters);
-    const channels = new Set(options.channels ?? ['vector', 'lexical']);
+    const channels = new Set<RetrievalChannel>(options.channels ?? ['vector', 'lexical', 'graph']);
+    if (!this.graph || this.settings.graphHops === 0) channels.delete('graph');
     const candidates = Math.min(1000, Math.max(options.candidates ?? this.settings.candidates, k));
     const stages: StageTiming[] = [];
     const warnings: string[] = [];
@@ -191,10 +225,35 @@ export class HybridRetriever {
         : empty,
     ]);
 
+    // The graph channel starts from what the question names and from the entities of the other
+    // channels' best hits, so it runs after them.
+    const graph = channels.has('graph')
+      ? await time('graph', async () =>
+          graphChannel(this.sql, this.graph!, {
+            workspaceId: options.workspaceId,
+            query: searchText,
+            seedChunks: await this.stableChunkIds([...dense.ids.slice(0, 3), ...lexical.ids.slice(0, 3)]),
+            hops: this.settings.graphHops,
+            limit: candidates,
+            filters,
+          }),
+        )
+      : null;
+
     const fused = fuse(
       [
         { name: 'vector', ids: dense.ids, scores: dense.scores, weight: this.settings.weights.vector },
         { name: 'lexical', ids: lexical.ids, scores: lexical.scores, weight: this.settings.weights.lexical },
+        ...(graph
+          ? [
+              {
+                name: 'graph' as const,
+                ids: graph.ids,
+                scores: graph.scores,
+                weight: this.settings.weights.graph,
+              },
+            ]
+          : []),
       ],
       { method: options.fusion ?? this.settings.fusion, normalization: this.settings.normalization },
     );
@@ -203,8 +262,17 @@ export class HybridRetriever {
     const rows = await time('hydrate', () => this.hydrate(pool.map((candidate) => candidate.id)));
     let hits: RetrievalHit[] = pool.flatMap((candidate) => {
       const row = rows.get(candidate.id);
+      const via = graph?.via.get(candidate.id);
       return row
-        ? [{ ...row, score: candidate.score, fusedScore: candidate.score, channels: candidate.channels }]
+        ? [
+            {
+              ...row,
+              score: candidate.score,
+              fusedScore: candidate.score,
+              channels: candidate.channels,
+              ...(via ? { graphEntities: via.slice(0, 5) } : {}),
+            },
+          ]
         : [];
     });
 
@@ -263,9 +331,10 @@ export class HybridRetriever {
       hits: hits.slice(0, k),
       stats: {
         stages,
-        candidates: { vector: dense.ids.length, lexical: lexical.ids.length },
+        candidates: { vector: dense.ids.length, lexical: lexical.ids.length, graph: graph?.ids.length ?? 0 },
         reranker: rerankOn ? this.reranker!.name : null,
         warnings,
+        queryEntities: graph?.queryEntities ?? [],
       },
     };
   }
@@ -285,6 +354,15 @@ export class HybridRetriever {
         return correction ? correction.to : word;
       })
       .join('');
+  }
+
+  private async stableChunkIds(ids: readonly number[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const result = await this.sql.query<{ chunk_id: string }>(
+      'SELECT chunk_id FROM rag_chunks WHERE id = ANY($1::bigint[])',
+      [[...new Set(ids)]],
+    );
+    return result.rows.map((row) => row.chunk_id);
   }
 
   private async hydrate(ids: readonly number[]) {

@@ -1,0 +1,51 @@
+import type { RetrievalFilters } from './filters.js';
+
+export type IntentKind = 'endpoint' | 'schema' | 'error' | 'general';
+
+export interface QueryIntent {
+  kind: IntentKind;
+  /** create / read / update / delete / list, when the question says which. */
+  operationType?: string;
+}
+
+const ENDPOINT = /\b(endpoints?|api calls?|routes?|operations?|requests?|(GET|POST|PUT|PATCH|DELETE)\s+\/)/i;
+const SCHEMA = /\b(schemas?|fields?|propert(y|ies)|request body|payload|attributes?|model)\b/i;
+const ERROR = /\b(errors?|error codes?|status codes?|[45]\d\d|fail(s|ed|ing|ure)?)\b/i;
+
+const OPERATION_VERBS: ReadonlyArray<[string, RegExp]> = [
+  ['create', /\b(creat(e|es|ed|ing)|adds?|adding|register(s|ed|ing)?|makes?|new)\b/i],
+  ['list', /\b(lists?|listing|all|enumerat(e|es|ing)|browse)\b/i],
+  ['update', /\b(updat(e|es|ed|ing)|chang(e|es|ing)|edit(s|ing)?|modif(y|ies|ying)|renam(e|es|ing))\b/i],
+  ['delete', /\b(delet(e|es|ed|ing)|remov(e|es|ed|ing)|destroy(s|ing)?)\b/i],
+  ['read', /\b(gets?|retriev(e|es|ing)|fetch(es|ing)?|look up|reads?|show(s|ing)?)\b/i],
+];
+
+/**
+ * What kind of chunk the question is after, from its wording alone (no model): "what endpoints
+ * create a location?" wants API operations that create, not prose that mentions locations. The
+ * first stage is narrowed to that kind and falls back to everything when too little matches.
+ */
+export function detectIntent(query: string): QueryIntent {
+  const kind: IntentKind = ENDPOINT.test(query)
+    ? 'endpoint'
+    : ERROR.test(query)
+      ? 'error'
+      : SCHEMA.test(query)
+        ? 'schema'
+        : 'general';
+  if (kind !== 'endpoint') return { kind };
+  const verb = OPERATION_VERBS.find(([, pattern]) => pattern.test(query));
+  return verb ? { kind, operationType: verb[0] } : { kind };
+}
+
+/** The narrowings to try in order, most specific first; the caller ends with the plain filters. */
+export function narrowings(intent: QueryIntent, filters: RetrievalFilters): RetrievalFilters[] {
+  if (intent.kind === 'general' || filters.chunk_type !== undefined) return [];
+  const chunkType = intent.kind === 'error' ? 'errors' : intent.kind;
+  const narrowed: RetrievalFilters[] = [];
+  if (intent.operationType && filters.operation_type === undefined) {
+    narrowed.push({ ...filters, chunk_type: chunkType, operation_type: intent.operationType });
+  }
+  narrowed.push({ ...filters, chunk_type: chunkType });
+  return narrowed;
+}
