@@ -17,7 +17,8 @@ Options:
   --beir DIR          the dataset directory
   --workspace NAME    workspace to ingest into and search (use one per dataset)
   --split NAME        qrels file to use: qrels/NAME.tsv (default: test)
-  --modes LIST        comma-separated subset of dense,lexical,hybrid (default: all three)
+  --modes LIST        comma-separated subset of dense,lexical,graph,hybrid-no-graph,hybrid
+                      (default: all five; hybrid is every channel, hybrid-no-graph drops the graph)
   --json              print the report as one JSON object on stdout
   -h, --help          show this help
 

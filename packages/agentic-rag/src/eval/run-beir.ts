@@ -3,14 +3,17 @@ import type { HybridRetriever, RetrieveOptions } from '../retrieve/index.js';
 import type { BeirDataset } from './beir-dataset.js';
 import { mean, mrrAt, ndcgAt, percentile, recallAt } from './metrics.js';
 
-export type EvalMode = 'dense' | 'lexical' | 'hybrid';
-export const EVAL_MODES: readonly EvalMode[] = ['dense', 'lexical', 'hybrid'];
+export type EvalMode = 'dense' | 'lexical' | 'graph' | 'hybrid-no-graph' | 'hybrid';
+export const EVAL_MODES: readonly EvalMode[] = ['dense', 'lexical', 'graph', 'hybrid-no-graph', 'hybrid'];
 
 /** How each mode calls the retriever: one channel alone without rerank, or the full pipeline. */
 const MODE_OPTIONS: Record<EvalMode, Pick<RetrieveOptions, 'channels' | 'rerank'>> = {
   dense: { channels: ['vector'], rerank: false },
   lexical: { channels: ['lexical'], rerank: false },
-  hybrid: { channels: ['vector', 'lexical'], rerank: true },
+  graph: { channels: ['graph'], rerank: false },
+  // The same pipeline without the graph channel: what the graph adds, measured in one run.
+  'hybrid-no-graph': { channels: ['vector', 'lexical'], rerank: true },
+  hybrid: { channels: ['vector', 'lexical', 'graph'], rerank: true },
 };
 
 export interface ModeReport {
