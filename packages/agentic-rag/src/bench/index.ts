@@ -1,3 +1,5 @@
-export { writeSyntheticCorpus } from './synthetic-corpus.js';
+export { seededRandom, writeSyntheticCorpus } from './synthetic-corpus.js';
 export type { SyntheticCorpusOptions } from './synthetic-corpus.js';
+export { syntheticGraph } from './synthetic-graph.js';
+export type { SyntheticGraphOptions } from './synthetic-graph.js';
 export { naiveWriter } from './naive-writer.js';

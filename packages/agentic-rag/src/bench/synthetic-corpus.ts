@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Small seeded PRNG (mulberry32): the same seed writes the same corpus on every machine. */
-function random(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -28,7 +28,7 @@ export interface SyntheticCorpusOptions {
  * section becomes about one chunk at the default chunk size.
  */
 export async function writeSyntheticCorpus(options: SyntheticCorpusOptions): Promise<void> {
-  const next = random(options.seed ?? 42);
+  const next = seededRandom(options.seed ?? 42);
   const vocabulary = Array.from({ length: 3000 }, (_, index) => {
     let word = '';
     for (let part = 0; part < 2 + (index % 3); part++)
