@@ -231,6 +231,30 @@ export function graphStoreContract(name: string, open: () => Promise<GraphFixtur
       ]);
     });
 
+    it('expands around hub entities exactly as a full walk over every edge would', async () => {
+      // Skewed picks make a few hubs with many edges, so small limits cut their edge lists.
+      const hubs = hubGraph(ws, [spec, guide]);
+      for (const graph of hubs) await store.replaceSource(graph);
+      const cases: Array<{ seed: string; hops: number; limit: number; direction?: 'in' | 'out' }> = [
+        { seed: 'Concept:c0', hops: 2, limit: 5 },
+        { seed: 'Concept:c39', hops: 2, limit: 12 },
+        { seed: 'Concept:c17', hops: 3, limit: 25 },
+        { seed: 'Concept:c5', hops: 2, limit: 8, direction: 'out' },
+        { seed: 'Concept:c2', hops: 1, limit: 3, direction: 'in' },
+        // Most of the graph: the cut lists hold too few new entities and are read again in full.
+        { seed: 'Concept:c0', hops: 2, limit: 34 },
+        { seed: 'Concept:c31', hops: 2, limit: 36, direction: 'out' },
+      ];
+      for (const { seed, hops, limit, direction } of cases) {
+        const found = await store.neighbourhood({ workspaceId: ws, seeds: [seed], hops, limit, direction });
+        const expected = fullWalk(hubs, seed, hops, limit, direction ?? 'both');
+        // Equally strong entities may be kept in either order, so compare strengths per hop.
+        const profile = (entities: Array<{ hop: number; strength: number }>) =>
+          entities.map((reached) => `${reached.hop}:${reached.strength.toFixed(9)}`).sort();
+        expect(profile(found.entities), `${seed} ${hops} hops, limit ${limit}`).toEqual(profile(expected));
+      }
+    });
+
     it('keeps workspaces apart and rejects malformed ids and hop counts', async () => {
       await store.replaceSource(specGraph());
       const other = `${ws}-other`;
@@ -242,4 +266,74 @@ export function graphStoreContract(name: string, open: () => Promise<GraphFixtur
       ).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     });
   });
+}
+
+/**
+ * Two sources asserting edges between 40 entities picked with a strong skew (c0, c1, ... are
+ * hubs), weights 1 to 3; every entity is mentioned in its source's first chunk.
+ */
+function hubGraph(workspaceId: string, sources: readonly string[]): SourceGraph[] {
+  let state = 7;
+  const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const pick = () => Math.floor(40 * next() ** 3);
+  return sources.map((sourcePath) => {
+    const relations = [];
+    for (let edge = 0; edge < 150; edge++) {
+      const from = pick();
+      const to = (from + 1 + Math.floor(next() * 39)) % 40;
+      relations.push({
+        from: `Concept:c${from}`,
+        to: `Concept:c${to}`,
+        type: edge % 2 === 0 ? 'RELATED' : 'REFERENCES',
+        weight: 1 + (edge % 3),
+      });
+    }
+    const ids = new Set(relations.flatMap((relation) => [relation.from, relation.to]));
+    return {
+      workspaceId,
+      sourcePath,
+      entities: [...ids].map((id) => entity(id, [[`${sourcePath}#0`, 1]])),
+      relations,
+    };
+  });
+}
+
+/** The neighbourhood by definition: every edge of every frontier entity, each level in full. */
+function fullWalk(
+  graphs: readonly SourceGraph[],
+  seed: string,
+  hops: number,
+  limit: number,
+  direction: 'in' | 'out' | 'both',
+): Array<{ id: string; hop: number; strength: number }> {
+  const weights = new Map<string, { from: string; to: string; weight: number }>();
+  for (const relation of graphs.flatMap((graph) => graph.relations)) {
+    const key = `${relation.from} ${relation.to} ${relation.type}`;
+    const known = weights.get(key);
+    weights.set(key, {
+      from: relation.from,
+      to: relation.to,
+      weight: (known?.weight ?? 0) + relation.weight,
+    });
+  }
+  const reached = new Map([[seed, { hop: 0, strength: 1 }]]);
+  let frontier = [seed];
+  for (let hop = 1; hop <= hops && frontier.length > 0 && reached.size - 1 < limit; hop++) {
+    const candidates = new Map<string, number>();
+    for (const near of frontier) {
+      for (const { from, to, weight } of weights.values()) {
+        const far =
+          direction !== 'in' && from === near ? to : direction !== 'out' && to === near ? from : null;
+        if (far === null || reached.has(far)) continue;
+        const strength = reached.get(near)!.strength * (weight / (weight + 1));
+        candidates.set(far, Math.max(candidates.get(far) ?? 0, strength));
+      }
+    }
+    const next = [...candidates.entries()]
+      .sort((left, right) => right[1] - left[1])
+      .slice(0, limit - (reached.size - 1));
+    for (const [id, strength] of next) reached.set(id, { hop, strength });
+    frontier = next.map(([id]) => id);
+  }
+  return [...reached.entries()].map(([id, value]) => ({ id, ...value }));
 }

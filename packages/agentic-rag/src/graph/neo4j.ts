@@ -216,6 +216,7 @@ export class Neo4jGraphStore implements GraphStore {
   }
 
   async neighbourhood(query: NeighbourhoodQuery): Promise<Neighbourhood> {
+    // Every edge, summed over sources at read time: Neo4j keeps no per-pair weight to walk in order.
     const { reached, edges } = await breadthFirst(query, (frontier, direction, relationTypes) =>
       this.read(async (tx) => {
         // An edge between two frontier entities matches from both ends: DISTINCT r counts it once.
@@ -232,12 +233,13 @@ export class Neo4jGraphStore implements GraphStore {
             types: relationTypes ? [...relationTypes] : null,
           },
         );
-        return result.records.map((record) => ({
+        const level = result.records.map((record) => ({
           from: record.get('from') as string,
           to: record.get('to') as string,
           type: record.get('type') as string,
           weight: Number(record.get('weight')),
         }));
+        return { edges: level, cut: new Map<string, number>() };
       }),
     );
     const entities = await this.getEntities(query.workspaceId, [...reached.keys()]);

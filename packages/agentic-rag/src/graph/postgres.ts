@@ -42,7 +42,14 @@ export class PostgresGraphStore implements GraphStore {
   readonly backend = 'postgres' as const;
   readonly transactional = true;
 
-  constructor(private readonly sql: Sql) {}
+  /**
+   * `readEveryEdge` turns off the strongest-edges-first cut of each level and reads every edge
+   * of the frontier: the baseline `pnpm bench:graph` compares with.
+   */
+  constructor(
+    private readonly sql: Sql,
+    private readonly options: { readEveryEdge?: boolean } = {},
+  ) {}
 
   async replaceSource(graph: SourceGraph, tx?: SqlExecutor): Promise<void> {
     const run = (executor: SqlExecutor) => this.replaceIn(executor, graph);
@@ -147,25 +154,42 @@ export class PostgresGraphStore implements GraphStore {
   }
 
   async neighbourhood(query: NeighbourhoodQuery): Promise<Neighbourhood> {
-    const { reached, edges } = await breadthFirst(query, async (frontier, direction, relationTypes) => {
-      const keys = frontier.map(splitEntityId);
-      const result = await this.sql.query<{ from_id: string; to_id: string; type: string; weight: number }>(
-        LEVEL_EDGES,
-        [
+    const { reached, edges } = await breadthFirst(
+      query,
+      async (frontier, direction, relationTypes, perEntity) => {
+        const keys = frontier.map(splitEntityId);
+        const result = await this.sql.query<{
+          near: string;
+          from_id: string;
+          to_id: string;
+          type: string;
+          weight: number;
+          truncated: boolean | null;
+          least: number;
+        }>(LEVEL_EDGES, [
           query.workspaceId,
           keys.map((key) => key.type),
           keys.map((key) => key.normalized),
           direction,
           relationTypes ? [...relationTypes] : null,
-        ],
-      );
-      return result.rows.map((row) => ({
-        from: row.from_id,
-        to: row.to_id,
-        type: row.type,
-        weight: row.weight,
-      }));
-    });
+          this.options.readEveryEdge ? null : perEntity,
+        ]);
+        const cut = new Map<string, number>();
+        for (const row of result.rows) {
+          // Cut on both sides: a left-out edge is bounded by the larger of the two sides' last weights.
+          if (row.truncated) cut.set(row.near, Math.max(cut.get(row.near) ?? 0, row.least));
+        }
+        return {
+          edges: result.rows.map((row) => ({
+            from: row.from_id,
+            to: row.to_id,
+            type: row.type,
+            weight: row.weight,
+          })),
+          cut,
+        };
+      },
+    );
     const entities = await this.getEntities(query.workspaceId, [...reached.keys()]);
     return {
       entities: entities
