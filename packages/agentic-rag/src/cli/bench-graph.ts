@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { seededRandom, syntheticGraph } from '../bench/index.js';
 import { PgliteSql, PostgresSql, type Sql } from '../db/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
+import { PostgresGraphStore } from '../graph/index.js';
 import { mean, percentile } from '../eval/index.js';
 import { expandReferences } from '../retrieve/index.js';
 import { createRuntime, type RagRuntime } from '../runtime/index.js';
@@ -16,7 +17,9 @@ const HELP = `Usage: pnpm bench:graph [options]
 
 Graph latency, per backend:
   neighbourhood   GraphStore.neighbourhood from one random entity, 1 and 2 hops, over a
-                  synthetic graph (Zipf-like entity popularity, edges spread over documents);
+                  synthetic graph (Zipf-like entity popularity, edges spread over documents),
+                  limit 100 entities; each seed walked strongest edges first (the store) and,
+                  as the baseline, reading every edge of each frontier entity in full;
                   target on Postgres: 2 hops p95 <= 20 ms at 100k edges
   references      reference expansion (ref_ids, depth 3) of every operation of the sample
                   OpenAPI spec, one at a time, and of all of them at once (the full spec);
@@ -96,26 +99,37 @@ async function main(): Promise<number> {
       await loadGraph(runtime, { edges, entities }, log, backend);
       await sql.query('VACUUM ANALYZE');
 
+      // The baseline reads every (summed) edge of each frontier entity, with no strongest-first
+      // cut; both answer the same seeds in turn.
+      const stores = {
+        'strongest first': runtime.graph,
+        'every edge': new PostgresGraphStore(sql, { readEveryEdge: true }),
+      };
       const next = seededRandom(5);
       for (const hops of [1, 2]) {
-        const latencies: number[] = [];
+        const latencies = new Map<string, number[]>(Object.keys(stores).map((name) => [name, []]));
         for (let query = 0; query < queries + 20; query++) {
           const seed = `Concept:entity ${Math.floor(next() * entities)}`;
-          const started = performance.now();
-          await runtime.graph.neighbourhood({ workspaceId: WORKSPACE, seeds: [seed], hops, limit: 100 });
-          if (query >= 20) latencies.push(performance.now() - started);
+          for (const [name, store] of Object.entries(stores)) {
+            const started = performance.now();
+            await store.neighbourhood({ workspaceId: WORKSPACE, seeds: [seed], hops, limit: 100 });
+            if (query >= 20) latencies.get(name)!.push(performance.now() - started);
+          }
         }
-        const p95 = percentile(latencies, 0.95);
-        rows.push({
-          backend,
-          case: `neighbourhood ${hops} hop${hops > 1 ? 's' : ''}`,
-          size: `${edges} edges`,
-          p50: percentile(latencies, 0.5),
-          p95,
-          mean: mean(latencies),
-          target: hops === 2 && backend === 'postgres' ? `p95<=20 ${p95 <= 20 ? 'met' : 'MISSED'}` : '',
-        });
-        log(`bench:graph ${backend} neighbourhood ${hops}: p95 ${p95.toFixed(1)} ms`);
+        for (const [name, measured] of latencies) {
+          const p95 = percentile(measured, 0.95);
+          const measuredTarget = hops === 2 && backend === 'postgres' && name === 'strongest first';
+          rows.push({
+            backend,
+            case: `${hops} hop${hops > 1 ? 's' : ''}, ${name}`,
+            size: `${edges} edges`,
+            p50: percentile(measured, 0.5),
+            p95,
+            mean: mean(measured),
+            target: measuredTarget ? `p95<=20 ${p95 <= 20 ? 'met' : 'MISSED'}` : '',
+          });
+          log(`bench:graph ${backend} neighbourhood ${hops}, ${name}: p95 ${p95.toFixed(1)} ms`);
+        }
       }
       rows.push(...(await benchReferences(runtime, backend, log)));
     } finally {
@@ -128,10 +142,10 @@ async function main(): Promise<number> {
     console.log(JSON.stringify({ queries, rows }));
     return EXIT.ok;
   }
-  console.log('\nbackend   case                      size              p50 ms   p95 ms  mean ms  target');
+  console.log('\nbackend   case                        size              p50 ms   p95 ms  mean ms  target');
   for (const row of rows) {
     console.log(
-      `${row.backend.padEnd(8)}  ${row.case.padEnd(24)}  ${row.size.padEnd(16)} ${row.p50.toFixed(1).padStart(7)}  ${row.p95.toFixed(1).padStart(7)}  ${row.mean.toFixed(1).padStart(7)}  ${row.target}`,
+      `${row.backend.padEnd(8)}  ${row.case.padEnd(26)}  ${row.size.padEnd(16)} ${row.p50.toFixed(1).padStart(7)}  ${row.p95.toFixed(1).padStart(7)}  ${row.mean.toFixed(1).padStart(7)}  ${row.target}`,
     );
   }
   return EXIT.ok;
@@ -154,13 +168,18 @@ async function loadGraph(
   log: (line: string) => void,
   backend: string,
 ): Promise<void> {
+  const graphs = syntheticGraph({ workspaceId: WORKSPACE, ...size, sources: SOURCES });
+  // Relation rows: a source's repeated (from, to, type) triples are stored once, weights summed.
+  const expected = graphs.reduce(
+    (sum, graph) => sum + new Set(graph.relations.map((r) => `${r.from}\u0000${r.to}\u0000${r.type}`)).size,
+    0,
+  );
   const stats = await runtime.graph.stats(WORKSPACE);
-  if (stats.relations === size.edges) {
+  if (stats.relations === expected) {
     log(`bench:graph ${backend}: reusing ${stats.relations} edges`);
     return;
   }
   await runtime.sql.query('DELETE FROM rag_workspaces WHERE id = $1', [WORKSPACE]);
-  const graphs = syntheticGraph({ workspaceId: WORKSPACE, ...size, sources: SOURCES });
   const bar = new ProgressBar({ label: `  load ${backend}` });
   const unit = Array.from({ length: runtime.embedder.dimensions }, (_, axis) => (axis === 0 ? 1 : 0));
   await runtime.store.withBulkLoad(async () => {
