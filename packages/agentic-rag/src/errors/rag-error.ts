@@ -19,6 +19,14 @@ export const ErrorCode = {
   EMBEDDER_REQUEST_REJECTED: 'EMBEDDER_REQUEST_REJECTED',
   TRANSACTION_CONFLICT: 'TRANSACTION_CONFLICT',
   RERANKER_UNAVAILABLE: 'RERANKER_UNAVAILABLE',
+  LLM_UNAVAILABLE: 'LLM_UNAVAILABLE',
+  LLM_REQUEST_REJECTED: 'LLM_REQUEST_REJECTED',
+  TOOL_NOT_ALLOWED: 'TOOL_NOT_ALLOWED',
+  TOOL_FAILED: 'TOOL_FAILED',
+  TOOL_TIMEOUT: 'TOOL_TIMEOUT',
+  FETCH_BLOCKED: 'FETCH_BLOCKED',
+  WORKSPACE_NOT_FOUND: 'WORKSPACE_NOT_FOUND',
+  QUERY_TOO_COMPLEX: 'QUERY_TOO_COMPLEX',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -55,6 +63,18 @@ export const ERROR_CODE_INFO: Record<ErrorCode, ErrorCodeInfo> = {
   // Serialization failure or deadlock: the same transaction run again normally succeeds.
   TRANSACTION_CONFLICT: { graphql: 'TRANSACTION_CONFLICT', httpStatus: 409, retryable: true },
   RERANKER_UNAVAILABLE: { graphql: 'RERANKER_UNAVAILABLE', httpStatus: 503, retryable: true },
+  LLM_UNAVAILABLE: { graphql: 'LLM_UNAVAILABLE', httpStatus: 503, retryable: true },
+  // The chat server refused the request itself (bad key, unknown model): retrying cannot help.
+  LLM_REQUEST_REJECTED: { graphql: 'LLM_REQUEST_REJECTED', httpStatus: 502, retryable: false },
+  TOOL_NOT_ALLOWED: { graphql: 'TOOL_NOT_ALLOWED', httpStatus: 403, retryable: false },
+  TOOL_FAILED: { graphql: 'TOOL_FAILED', httpStatus: 422, retryable: false },
+  TOOL_TIMEOUT: { graphql: 'TOOL_TIMEOUT', httpStatus: 504, retryable: true },
+  // A fetch that would reach a private, loopback, link-local or metadata address, or a domain
+  // off the allowlist: never retried, whatever the redirect or DNS answer.
+  FETCH_BLOCKED: { graphql: 'FETCH_BLOCKED', httpStatus: 403, retryable: false },
+  WORKSPACE_NOT_FOUND: { graphql: 'WORKSPACE_NOT_FOUND', httpStatus: 404, retryable: false },
+  // A GraphQL document over the depth, alias, token or cost limits.
+  QUERY_TOO_COMPLEX: { graphql: 'QUERY_TOO_COMPLEX', httpStatus: 400, retryable: false },
 };
 
 export interface RagErrorOptions {
