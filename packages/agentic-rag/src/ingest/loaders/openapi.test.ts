@@ -98,9 +98,13 @@ describe('OpenAPI loader on the sample spec', () => {
       '- `name` (string, required, max length 120).',
       '- `201` Created: The location was created. Body: `Location`.',
       '- `409` Conflict: The request conflicts with the current state',
+      'Example request body:\n\n```json\n{\n  "name": "Reno Distribution Center",\n  "type": "warehouse",',
     ]) {
       expect(document.text).toContain(expected);
     }
+    const code = document.blocks.find((block) => block.type === 'code');
+    const example = document.text.slice(code!.start, code!.end).replace(/^```json\n|\n```$/g, '');
+    expect(JSON.parse(example)).toMatchObject({ external_id: 'WH-RENO-01', address: { city: 'Reno' } });
     expect(document.blocks.filter((block) => block.type === 'heading').map((block) => block.title)).toEqual([
       'POST /locations — Create a location',
       'Parameters',

@@ -452,6 +452,11 @@ class TextBuilder {
     });
   }
 
+  /** A fenced code block, kept whole by the chunker. */
+  code(language: string, content: string): Span {
+    return this.push('code', `\`\`\`${language}\n${content.trimEnd()}\n\`\`\``);
+  }
+
   /** A description is Markdown: keep its own blocks, its headings nested under the section's. */
   markdown(content: unknown, levelOffset: number): void {
     const body = typeof content === 'string' ? content.trim() : '';
@@ -638,6 +643,12 @@ function renderOperation(spec: Spec, operation: Operation, errorsId: string | un
       if (line.field)
         fieldSpans.push({ field: line.field, span: nameSpan(builder.text, spans[index]!, line.field.name) });
     });
+    // The example is what a caller copies: an answer about the endpoint can quote it whole.
+    const example = requestExample(spec, requestBody.content, sink);
+    if (example !== undefined) {
+      builder.paragraph('Example request body:');
+      builder.code('json', JSON.stringify(example, null, 2));
+    }
   }
 
   const responses = Object.entries(asObject(node.responses));
@@ -855,6 +866,21 @@ function renderErrors(spec: Spec, operation: Operation): Draft | undefined {
     unresolved: sink.unresolved,
     facts: facts.build(),
   };
+}
+
+/** The first example of a request body's JSON media type (`example`, or the first `examples` entry). */
+function requestExample(spec: Spec, content: unknown, sink: RefSink): unknown {
+  for (const [mediaType, raw] of Object.entries(asObject(content))) {
+    if (!/json/i.test(mediaType)) continue;
+    const media = asObject(raw);
+    if (media.example !== undefined) return media.example;
+    const first = Object.values(asObject(media.examples))[0];
+    if (first !== undefined) {
+      const value = deref(spec, first, sink)?.value;
+      if (value !== undefined) return value;
+    }
+  }
+  return undefined;
 }
 
 /** Machine-readable codes in a response's examples (`error.code: VALIDATION_FAILED`). */
