@@ -59,6 +59,31 @@ export interface StoredDocumentRef {
   sourceFile: string;
 }
 
+export interface StoredDocument {
+  id: number;
+  sourcePath: string;
+  sourceFile: string;
+  sourceRoot: string;
+  title: string | null;
+  url: string | null;
+  kind: string;
+  contentHash: string;
+  tokenCount: number;
+  metadata: Record<string, unknown>;
+  updatedAt: string;
+  chunkCount: number;
+}
+
+export interface StoredChunk {
+  chunkId: string;
+  index: number;
+  text: string;
+  tokenCount: number;
+  startOffset: number;
+  endOffset: number;
+  sectionPath: string;
+}
+
 export interface CorpusStats {
   workspaceId: string;
   corpusVersion: number;
@@ -276,6 +301,97 @@ export class CorpusStore {
       id: row.id,
       sourcePath: row.source_path,
       sourceFile: row.source_file,
+    }));
+  }
+
+  /** One document by its source path, with its chunk count. */
+  async getDocument(workspaceId: string, sourcePath: string): Promise<StoredDocument | null> {
+    const page = await this.documents(workspaceId, { exact: sourcePath, first: 1 });
+    return page.documents[0] ?? null;
+  }
+
+  /**
+   * Documents in source-path order, `first` at a time after the source path `after` (keyset
+   * pagination: stable while documents are added or removed), optionally under a path prefix.
+   */
+  async documents(
+    workspaceId: string,
+    options: { first: number; after?: string | null; sourcePrefix?: string | null; exact?: string },
+  ): Promise<{ documents: StoredDocument[]; total: number; hasMore: boolean }> {
+    const prefix = options.sourcePrefix ? `${options.sourcePrefix.replace(/[\\%_]/g, '\\$&')}%` : null;
+    const result = await this.sql.query<{
+      id: number;
+      source_path: string;
+      source_file: string;
+      source_root: string;
+      title: string | null;
+      url: string | null;
+      kind: string;
+      content_hash: string;
+      token_count: number;
+      metadata: Record<string, unknown>;
+      updated_at: Date | string;
+      chunks: number;
+    }>(
+      `SELECT d.id, d.source_path, d.source_file, d.source_root, d.title, d.url, d.kind, d.content_hash,
+              d.token_count, d.metadata, d.updated_at,
+              (SELECT count(*) FROM rag_chunks c WHERE c.document_id = d.id)::int AS chunks
+       FROM rag_documents d
+       WHERE d.workspace_id = $1 AND ($2::text IS NULL OR d.source_path LIKE $2)
+         AND ($3::text IS NULL OR d.source_path = $3) AND ($4::text IS NULL OR d.source_path > $4)
+       ORDER BY d.source_path
+       LIMIT $5`,
+      [workspaceId, prefix, options.exact ?? null, options.after ?? null, options.first + 1],
+    );
+    const total = await this.sql.query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM rag_documents
+       WHERE workspace_id = $1 AND ($2::text IS NULL OR source_path LIKE $2) AND ($3::text IS NULL OR source_path = $3)`,
+      [workspaceId, prefix, options.exact ?? null],
+    );
+    const page = result.rows.slice(0, options.first);
+    return {
+      documents: page.map((row) => ({
+        id: row.id,
+        sourcePath: row.source_path,
+        sourceFile: row.source_file,
+        sourceRoot: row.source_root,
+        title: row.title,
+        url: row.url,
+        kind: row.kind,
+        contentHash: row.content_hash,
+        tokenCount: row.token_count,
+        metadata: row.metadata,
+        updatedAt: new Date(row.updated_at).toISOString(),
+        chunkCount: row.chunks,
+      })),
+      total: total.rows[0]!.total,
+      hasMore: result.rows.length > options.first,
+    };
+  }
+
+  /** A document's chunks in order. */
+  async chunksOf(documentId: number, first: number): Promise<StoredChunk[]> {
+    const result = await this.sql.query<{
+      chunk_id: string;
+      chunk_index: number;
+      text: string;
+      token_count: number;
+      start_offset: number;
+      end_offset: number;
+      section_path: string | null;
+    }>(
+      `SELECT chunk_id, chunk_index, text, token_count, start_offset, end_offset, section_path
+       FROM rag_chunks WHERE document_id = $1 ORDER BY chunk_index LIMIT $2`,
+      [documentId, first],
+    );
+    return result.rows.map((row) => ({
+      chunkId: row.chunk_id,
+      index: row.chunk_index,
+      text: row.text,
+      tokenCount: row.token_count,
+      startOffset: row.start_offset,
+      endOffset: row.end_offset,
+      sectionPath: row.section_path ?? '',
     }));
   }
 

@@ -5,8 +5,12 @@ export type {
   StoredChunkInput,
   StoredDocumentRef,
   WriteDocumentInput,
+  StoredChunk,
+  StoredDocument,
   WriteDocumentResult,
   WriteStatus,
 } from './corpus-store.js';
 export { addToStatistics } from './statistics.js';
+export { JobStore } from './jobs.js';
+export type { JobRecord, JobStatus } from './jobs.js';
 export { assertWorkspaceId } from './workspace-id.js';

@@ -1,0 +1,4 @@
+export { cacheKey, normalizeQuery } from './answer-cache.js';
+export type { AnswerCache, AnswerKey } from './answer-cache.js';
+export { PostgresAnswerCache } from './postgres.js';
+export { RedisAnswerCache } from './redis.js';

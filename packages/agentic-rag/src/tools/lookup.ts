@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import type { Sql } from '../db/index.js';
+import { entityKey, NUMBERED_ENTITY_TYPES, type GraphStore } from '../graph/index.js';
+import { extractIdentifiers } from '../retrieve/index.js';
+import type { Tool } from './tool.js';
+
+const lookupInput = z.object({
+  workspaceId: z.string().min(1).max(64),
+  type: z
+    .string()
+    .transform((type) => type.charAt(0).toUpperCase() + type.slice(1).toLowerCase())
+    .pipe(z.enum(NUMBERED_ENTITY_TYPES)),
+  number: z
+    .string()
+    .regex(/^[A-Z]?\d+(\.\d+)*$/i)
+    .describe('an entity number such as 3.2 or A.1'),
+});
+
+export interface LookupResult {
+  entity: { id: string; type: string; number: string; title: string | null; definedBy: string | null };
+  /** The chunk that defines it (`**Algorithm 3.2.**` or its heading), when one does. */
+  definition: {
+    sourceId: string;
+    chunkId: string;
+    title: string | null;
+    url: string | null;
+    text: string;
+    startOffset: number;
+    endOffset: number;
+  } | null;
+}
+
+/**
+ * `lookup`: a numbered entity (Algorithm 3.2, Equation 19.5, Table A.1) straight from the
+ * knowledge graph, with the chunk that defines it, so an answer about it starts from its
+ * definition rather than from whatever passage mentions it most.
+ */
+export function lookupTool(sql: Sql, graph: GraphStore): Tool<typeof lookupInput> {
+  return {
+    name: 'lookup',
+    description:
+      'Finds a numbered entity (formula, algorithm, table, figure, ...) by type and number, with its defining passage.',
+    inputSchema: lookupInput,
+    timeoutMs: 2_000,
+    async run({ workspaceId, type, number }) {
+      const id = entityKey(type, number);
+      const [entity] = await graph.getEntities(workspaceId, [id]);
+      if (!entity)
+        return {
+          output: `${type} ${number} is not in the knowledge base.`,
+          data: { entity: null, definition: null },
+        };
+      const title = typeof entity.properties.title === 'string' ? entity.properties.title : null;
+      const mentions = (await graph.mentions(workspaceId, [entity.id])).filter(
+        (mention) => entity.definedBy === null || mention.sourcePath === entity.definedBy,
+      );
+      const definition = await definingChunk(
+        sql,
+        workspaceId,
+        `${type} ${number}`,
+        mentions.map((mention) => mention.chunkId),
+      );
+      const where = entity.definedBy
+        ? ` is defined in ${definition?.title ?? entity.definedBy}`
+        : ' is mentioned in the knowledge base';
+      const result: LookupResult = {
+        entity: { id: entity.id, type, number, title, definedBy: entity.definedBy },
+        definition,
+      };
+      return {
+        output: `${type} ${number}${title ? ` (${title})` : ''}${where}.`,
+        data: result,
+        sources: definition
+          ? [
+              {
+                title: definition.title ?? definition.sourceId,
+                ...(definition.url ? { url: definition.url } : {}),
+              },
+            ]
+          : [],
+      };
+    },
+  };
+}
+
+async function definingChunk(
+  sql: Sql,
+  workspaceId: string,
+  name: string,
+  chunkIds: readonly string[],
+): Promise<LookupResult['definition']> {
+  if (chunkIds.length === 0) return null;
+  const result = await sql.query<{
+    source_path: string;
+    chunk_id: string;
+    title: string | null;
+    url: string | null;
+    text: string;
+    start_offset: number;
+    end_offset: number;
+  }>(
+    `SELECT d.source_path, c.chunk_id, d.title, d.url, c.text, c.start_offset, c.end_offset
+     FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id
+     WHERE d.workspace_id = $1 AND c.chunk_id = ANY($2::text[])
+     ORDER BY d.source_path, c.chunk_index`,
+    [workspaceId, [...chunkIds]],
+  );
+  const strong = extractIdentifiers(name)[0]?.strong;
+  const row = result.rows.find((candidate) => strong?.test(candidate.text)) ?? result.rows[0];
+  if (!row) return null;
+  return {
+    sourceId: row.source_path,
+    chunkId: row.chunk_id,
+    title: row.title,
+    url: row.url,
+    text: row.text,
+    startOffset: row.start_offset,
+    endOffset: row.end_offset,
+  };
+}
