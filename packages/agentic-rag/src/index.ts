@@ -9,3 +9,8 @@ export * from './store/index.js';
 export * from './retrieve/index.js';
 export * from './runtime/index.js';
 export * from './eval/index.js';
+export * from './graph/index.js';
+export * from './llm/index.js';
+export * from './tools/index.js';
+export * from './cache/index.js';
+export * from './orchestrator/index.js';

@@ -64,6 +64,23 @@ export const configSchema = z.object({
   AGENTIC_RAG_USE_TOOLS: bool(true),
   AGENTIC_RAG_REDIS_TTL_SECONDS: int(3600, 1, 30 * 24 * 3600),
   AGENTIC_RAG_ENABLE_HTTP_FETCH: bool(false),
+  AGENTIC_RAG_HTTP_FETCH_ALLOWLIST: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((domain) => domain.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .describe('comma-separated host names, `*.example.com` for subdomains'),
+  AGENTIC_RAG_MIN_EVIDENCE: weight(0.5),
+  AGENTIC_RAG_CACHE: bool(true),
+  CACHE_REDIS_URL: url(['redis', 'rediss']),
+  GRAPHQL_MAX_DEPTH: int(10, 2, 100),
+  GRAPHQL_MAX_ALIASES: int(15, 1, 1000),
+  GRAPHQL_MAX_TOKENS: int(2000, 50, 100_000),
+  GRAPHQL_MAX_COST: int(1000, 10, 1_000_000),
   AGENTIC_RAG_QUEUE_NAME: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/)
@@ -120,6 +137,8 @@ export const configSchema = z.object({
   RAG_LLM_BASE_URL: url(['http', 'https']),
   RAG_LLM_MODEL: z.string().trim().min(1).optional().describe('a model name'),
   RAG_LLM_API_KEY: z.string().optional().describe('a string'),
+  RAG_LLM_TIMEOUT_MS: int(30_000, 100, 600_000),
+  RAG_LLM_MAX_RETRIES: int(2, 0, 10),
 });
 
 export type Config = Readonly<z.output<typeof configSchema>>;
@@ -135,5 +154,6 @@ export const SECRET_KEYS = [
 export const URL_KEYS = [
   'DATABASE_URL',
   'REDIS_URL',
+  'CACHE_REDIS_URL',
   'NEO4J_URI',
 ] as const satisfies readonly (keyof Config)[];

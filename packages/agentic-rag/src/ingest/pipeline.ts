@@ -249,6 +249,84 @@ export class IngestPipeline {
     return summary;
   }
 
+  /**
+   * Documents given as text (an API call) rather than files: each id is a path-like name whose
+   * extension picks the loader (`notes/faq.md`, `api/spec.yaml`) and whose first segment is its
+   * source root. The same loaders, identity, hashing and failure reporting as files.
+   */
+  async ingestInline(
+    workspaceId: string,
+    documents: ReadonlyArray<{ id: string; content: string }>,
+    signal?: AbortSignal,
+  ): Promise<IngestSummary> {
+    const started = performance.now();
+    const summary: IngestSummary = {
+      workspaceId,
+      files: 0,
+      documents: { added: 0, updated: 0, unchanged: 0, removed: 0, skipped: 0, failed: 0 },
+      chunks: 0,
+      tokens: 0,
+      seconds: 0,
+      chunksPerSecond: 0,
+      corpusVersion: 0,
+      failures: [],
+    };
+    const fail = (failure: IngestFailure) => {
+      summary.failures.push(failure);
+      summary.documents.failed++;
+    };
+    for (const { id, content } of documents) {
+      signal?.throwIfAborted();
+      const sourcePath = id.replace(/\\/g, '/').replace(/^\/+/, '');
+      if (!sourcePath || sourcePath.split('/').some((segment) => segment === '..' || segment === '')) {
+        fail({
+          sourcePath: id,
+          code: ErrorCode.INVALID_INPUT,
+          message: 'document id must be a relative path without "..": notes/faq.md',
+        });
+        continue;
+      }
+      const loader = loaderFor(sourcePath);
+      if (!loader) {
+        fail({
+          sourcePath,
+          code: ErrorCode.UNSUPPORTED_FILE_TYPE,
+          message: `unsupported file type "${path.extname(sourcePath) || '(none)'}" (supported: ${Object.keys(LOADERS).join(' ')})`,
+        });
+        continue;
+      }
+      let loaded: LoadResult;
+      try {
+        loaded = loader({ sourcePath, text: normalizeText(content) });
+      } catch (error) {
+        fail({
+          sourcePath,
+          code: ErrorCode.PARSE_FAILED,
+          message: `cannot parse: ${(error as Error).message}`,
+        });
+        continue;
+      }
+      loaded.failures.forEach(fail);
+      summary.files++;
+      for (const document of loaded.documents) {
+        try {
+          const outcome = await this.ingestDocument(workspaceId, sourcePath.split('/')[0]!, document, signal);
+          summary.documents[outcome.status]++;
+          summary.chunks += outcome.chunks;
+          summary.tokens += outcome.tokens;
+        } catch (error) {
+          const ragError = toRagError(error);
+          if (ragError.code === ErrorCode.ABORTED || STOP_THE_RUN.has(ragError.code)) throw ragError;
+          fail({ sourcePath: document.sourcePath, code: ragError.code, message: ragError.message });
+        }
+      }
+    }
+    summary.corpusVersion = (await this.options.store.stats(workspaceId)).corpusVersion;
+    summary.seconds = (performance.now() - started) / 1000;
+    summary.chunksPerSecond = summary.seconds > 0 ? summary.chunks / summary.seconds : 0;
+    return summary;
+  }
+
   /** Chunks, embeds and stores one loaded document, unless it is already stored unchanged. */
   async ingestDocument(
     workspaceId: string,

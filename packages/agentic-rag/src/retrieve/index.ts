@@ -23,6 +23,8 @@ export type {
   Normalization,
 } from './fusion.js';
 export { parseFilters } from './filters.js';
+export { detectIntent } from './intent.js';
+export type { QueryIntent } from './intent.js';
 export type { RetrievalFilters } from './filters.js';
 export type { Correction } from './query-analysis.js';
 export { bm25Idf } from './channels.js';

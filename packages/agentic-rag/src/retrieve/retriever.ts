@@ -56,6 +56,11 @@ export interface RetrieveOptions {
   candidates?: number;
   /** Narrow the first stage by the question's intent (default true); see intent.ts. */
   intent?: boolean;
+  /**
+   * A hypothetical answer (HyDE) embedded as a second dense query: a chunk's dense score is the
+   * better of its similarity to the question and to this text.
+   */
+  hyde?: string;
   signal?: AbortSignal;
 }
 
@@ -144,6 +149,29 @@ export class HybridRetriever {
     return { ...result, intent: { ...intent, narrowedTo: null } };
   }
 
+  /**
+   * The typo correction retrieval would apply, on its own: for a rewrite stage that reports the
+   * corrected query before anything is searched. Searching the corrected query corrects nothing
+   * further.
+   */
+  async correct(
+    workspaceId: string,
+    query: string,
+  ): Promise<{ correctedQuery: string | null; corrections: Correction[] }> {
+    assertWorkspaceId(workspaceId);
+    const analysis = await this.sql.transaction(async (tx) => {
+      await tx.query("SELECT set_config('pg_trgm.similarity_threshold', $1, true)", [
+        String(this.settings.typoSimilarity),
+      ]);
+      return analyzeQuery(tx, workspaceId, query, this.settings.typoSimilarity);
+    });
+    if (analysis.corrections.length === 0) return { correctedQuery: null, corrections: [] };
+    return {
+      correctedQuery: await this.applyCorrections(query, analysis.corrections),
+      corrections: analysis.corrections,
+    };
+  }
+
   private async search(options: RetrieveOptions): Promise<Omit<RetrievalResult, 'intent'>> {
     const query = options.query.trim();
     if (query.length === 0) throw new RagError(ErrorCode.INVALID_INPUT, 'query must not be empty');
@@ -195,19 +223,25 @@ export class HybridRetriever {
     const [dense, lexical] = await Promise.all([
       channels.has('vector')
         ? time('dense', async () => {
+            const hyde = options.hyde?.trim();
             const { embeddings } = await this.embedder.embed({
-              texts: [searchText],
+              texts: hyde ? [searchText, hyde] : [searchText],
               purpose: 'query',
               ...(options.signal ? { signal: options.signal } : {}),
             });
-            return denseChannel(this.sql, {
-              workspaceId: options.workspaceId,
-              vector: embeddings[0]!,
-              model: this.embedder.modelId,
-              limit: candidates,
-              efSearch: this.settings.efSearch,
-              filters,
-            });
+            const results = await Promise.all(
+              embeddings.map((vector) =>
+                denseChannel(this.sql, {
+                  workspaceId: options.workspaceId,
+                  vector,
+                  model: this.embedder.modelId,
+                  limit: candidates,
+                  efSearch: this.settings.efSearch,
+                  filters,
+                }),
+              ),
+            );
+            return results.length === 1 ? results[0]! : bestOf(results, candidates);
           })
         : empty,
       channels.has('lexical')
@@ -403,4 +437,23 @@ export class HybridRetriever {
       ]),
     );
   }
+}
+
+/** Several dense queries as one channel: each chunk's best cosine, best first. */
+function bestOf(results: ChannelResult[], limit: number): ChannelResult {
+  const best = new Map<number, number>();
+  for (const result of results) {
+    result.ids.forEach((id, index) => {
+      const score = result.scores[index]!;
+      if (score > (best.get(id) ?? -Infinity)) best.set(id, score);
+    });
+  }
+  const ranked = [...best.entries()]
+    .sort((left, right) => right[1] - left[1] || left[0] - right[0])
+    .slice(0, limit);
+  return {
+    ids: ranked.map(([id]) => id),
+    scores: ranked.map(([, score]) => score),
+    ms: Math.max(...results.map((result) => result.ms)),
+  };
 }

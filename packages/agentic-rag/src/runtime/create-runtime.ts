@@ -1,3 +1,4 @@
+import { PostgresAnswerCache, RedisAnswerCache, type AnswerCache } from '../cache/index.js';
 import type { Config } from '../config/index.js';
 import { migrate, openSql, type Sql } from '../db/index.js';
 import { createEmbedder, type Embedder } from '../embed/index.js';
@@ -9,9 +10,12 @@ import {
   type GraphStore,
 } from '../graph/index.js';
 import { IngestPipeline } from '../ingest/index.js';
+import { createLlm, type Llm } from '../llm/index.js';
+import { RagOrchestrator } from '../orchestrator/index.js';
 import { createRetriever, type HybridRetriever } from '../retrieve/index.js';
-import { CorpusStore } from '../store/index.js';
+import { CorpusStore, JobStore } from '../store/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
+import { calcTool, HttpFetchTool, lookupTool, ToolRouter } from '../tools/index.js';
 
 /** Everything a process (API, worker, CLI) needs, wired once from the config. */
 export interface RagRuntime {
@@ -23,6 +27,13 @@ export interface RagRuntime {
   graph: GraphStore;
   pipeline: IngestPipeline;
   retriever: HybridRetriever;
+  /** Null when RAG_LLM=offline: every stage then takes its model-free path. */
+  llm: Llm | null;
+  tools: ToolRouter;
+  /** Null when AGENTIC_RAG_CACHE=false. */
+  cache: AnswerCache | null;
+  orchestrator: RagOrchestrator;
+  jobs: JobStore;
   close(): Promise<void>;
 }
 
@@ -40,6 +51,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
   const logger = options.logger ?? silentLogger;
   const sql = options.sql ?? (await openSql(config));
   let graph: GraphStore | null = null;
+  let cache: AnswerCache | null = null;
   try {
     await migrate(sql, { logger });
     const embedder = options.embedder ?? createEmbedder(config, logger);
@@ -61,6 +73,32 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
       extractors: [new OfflineEntityExtractor(), new NumberedEntityExtractor()],
       logger,
     });
+    const retriever = createRetriever(config, sql, embedder, logger, graph);
+    const llm = createLlm(config, {
+      timeoutMs: config.RAG_LLM_TIMEOUT_MS,
+      maxRetries: config.RAG_LLM_MAX_RETRIES,
+      logger,
+    });
+    const tools = new ToolRouter({
+      tools: [
+        calcTool,
+        lookupTool(sql, graph),
+        new HttpFetchTool({
+          enabled: config.AGENTIC_RAG_ENABLE_HTTP_FETCH,
+          allowedDomains: config.AGENTIC_RAG_HTTP_FETCH_ALLOWLIST,
+        }),
+      ],
+      allowed: ['calc', 'lookup', 'http_fetch'],
+      logger,
+    });
+    // The answer cache wants an evicting Redis; BullMQ's must never evict, hence its own URL.
+    const cacheUrl = config.CACHE_REDIS_URL ?? config.REDIS_URL;
+    cache = !config.AGENTIC_RAG_CACHE
+      ? null
+      : cacheUrl
+        ? new RedisAnswerCache(cacheUrl)
+        : new PostgresAnswerCache(sql);
+    const orchestrator = new RagOrchestrator({ config, sql, retriever, graph, llm, tools, cache, logger });
     return {
       config,
       logger,
@@ -69,13 +107,20 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
       store,
       graph,
       pipeline,
-      retriever: createRetriever(config, sql, embedder, logger, graph),
+      retriever,
+      llm,
+      tools,
+      cache,
+      orchestrator,
+      jobs: new JobStore(sql),
       close: async () => {
+        await cache?.close();
         await graph!.close();
         if (!options.sql) await sql.close();
       },
     };
   } catch (error) {
+    await cache?.close();
     await graph?.close();
     if (!options.sql) await sql.close();
     throw error;

@@ -1,0 +1,18 @@
+export { MAX_TOP_K, RagOrchestrator } from './orchestrator.js';
+export type { OrchestratorDeps } from './orchestrator.js';
+export { findInjections } from './injection.js';
+export { citationMarkers, selfCheck } from './stages/self-check.js';
+export { extractiveAnswer } from './stages/synthesize.js';
+export type {
+  AnswerDebug,
+  Candidate,
+  Citation,
+  Plan,
+  PlanIntent,
+  RagAnswer,
+  RagAnswerInput,
+  SelfCheck,
+  StageRecord,
+  ToolCallRecord,
+  ToolRequest,
+} from './types.js';

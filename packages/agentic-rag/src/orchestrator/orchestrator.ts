@@ -1,0 +1,429 @@
+import { randomUUID } from 'node:crypto';
+import { SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import type { AnswerCache } from '../cache/index.js';
+import type { Config } from '../config/index.js';
+import type { Sql } from '../db/index.js';
+import { ErrorCode, RagError, toRagError } from '../errors/index.js';
+import type { GraphStore } from '../graph/index.js';
+import type { Llm } from '../llm/index.js';
+import {
+  buildContext,
+  MAX_QUERY_LENGTH,
+  parseFilters,
+  type HybridRetriever,
+  type KnowledgeContext,
+  type RetrievalFilters,
+  type RetrievalResult,
+} from '../retrieve/index.js';
+import { assertWorkspaceId } from '../store/index.js';
+import { answersTotal, cacheLookups, silentLogger, stageDuration, type Logger } from '../telemetry/index.js';
+import type { LookupResult, ToolRouter } from '../tools/index.js';
+import { contextSources, toCitations, type Source } from './sources.js';
+import { evidence } from './stages/evidence.js';
+import { requestExamples } from './stages/examples.js';
+import { hydeDocument } from './stages/hyde.js';
+import { llmAnswer } from './stages/llm-answer.js';
+import { plan } from './stages/plan.js';
+import { rewrite, type Rewrite } from './stages/rewrite.js';
+import { selfCheck } from './stages/self-check.js';
+import { extractiveAnswer, withCitation, type Synthesis } from './stages/synthesize.js';
+import type {
+  AnswerDebug,
+  Plan,
+  RagAnswer,
+  RagAnswerInput,
+  SelfCheck,
+  StageRecord,
+  ToolCallRecord,
+} from './types.js';
+
+export const MAX_TOP_K = 50;
+const CLOSEST_SOURCES = 3;
+
+export interface OrchestratorDeps {
+  config: Config;
+  sql: Sql;
+  retriever: HybridRetriever;
+  graph: GraphStore;
+  llm: Llm | null;
+  tools: ToolRouter | null;
+  cache: AnswerCache | null;
+  logger?: Logger;
+}
+
+type StageName = 'plan' | 'rewrite' | 'hyde' | 'retrieve' | 'tools' | 'synthesize' | 'refuse' | 'self-check';
+
+/** Everything one run accumulates as it moves through the stages. */
+interface Run {
+  input: Required<Pick<RagAnswerInput, 'query' | 'workspaceId' | 'topK' | 'useHyde' | 'useTools' | 'debug'>>;
+  filters: RetrievalFilters;
+  signal: AbortSignal | undefined;
+  plan?: Plan;
+  rewrite?: Rewrite;
+  hyde: string | null;
+  retrieval?: RetrievalResult;
+  context?: KnowledgeContext;
+  sources: Source[];
+  toolCalls: ToolCallRecord[];
+  synthesis?: Synthesis;
+  method: string;
+  refused: boolean;
+  stages: StageRecord[];
+  warnings: string[];
+}
+
+const tracer = trace.getTracer('agentic-rag');
+
+/**
+ * ragAnswer as a state machine: plan → rewrite → HyDE (when asked) → retrieve → tools (when the
+ * plan wants any) → synthesize, or refuse when nothing retrieved covers the question → self-check.
+ * Each stage is a span, a latency histogram sample and a line in `debug.stages`. Every stage has
+ * a path that needs no model, so the whole run works offline; with an LLM, HyDE and synthesis use
+ * it, and an LLM answer that fails the self-check is replaced by the extractive one.
+ */
+export class RagOrchestrator {
+  private readonly logger: Logger;
+
+  constructor(private readonly deps: OrchestratorDeps) {
+    this.logger = deps.logger ?? silentLogger;
+  }
+
+  async answer(input: RagAnswerInput): Promise<RagAnswer> {
+    const run = this.validate(input);
+    return tracer.startActiveSpan('ragAnswer', async (span) => {
+      const runId = randomUUID();
+      const spanTrace = span.spanContext().traceId;
+      const traceId = /^0+$/.test(spanTrace) ? randomUUID().replaceAll('-', '') : spanTrace;
+      span.setAttributes({ 'rag.run_id': runId, 'rag.workspace': run.input.workspaceId });
+      try {
+        const corpusVersion = await this.corpusVersion(run.input.workspaceId);
+        const key = {
+          workspaceId: run.input.workspaceId,
+          corpusVersion,
+          query: run.input.query,
+          options: {
+            topK: run.input.topK,
+            useHyde: run.input.useHyde,
+            useTools: run.input.useTools,
+            filters: run.filters,
+          },
+        };
+        const hit = await this.cacheGet(key);
+        if (hit) {
+          answersTotal.inc({ outcome: 'cached' });
+          span.setAttribute('rag.cached', true);
+          return { ...hit, cached: true, runId, traceId, debug: run.input.debug ? hit.debug : null };
+        }
+        let state: StageName | 'done' = 'plan';
+        while (state !== 'done') state = await this.step(state, run);
+        const check = await this.time(run, 'self-check', async () =>
+          run.refused
+            ? refusalCheck(run.sources)
+            : selfCheck(run.synthesis!.answer, run.synthesis!.cited, run.sources),
+        );
+        if (!run.refused && !check.passed && run.method === 'llm') {
+          // The model's answer is not backed by its sources: fall back to quoting them.
+          run.warnings.push(
+            `LLM answer failed the self-check (coverage ${check.citationCoverage}); answered extractively`,
+          );
+          run.synthesis = extractiveAnswer(run.rewrite!.query, run.sources, {
+            intent: run.plan!.intent,
+            entity: run.plan!.entity,
+          });
+          run.method = 'extractive';
+          Object.assign(check, selfCheck(run.synthesis.answer, run.synthesis.cited, run.sources));
+        }
+        check.warnings.unshift(...run.warnings);
+        const answer: RagAnswer = {
+          answer: run.synthesis!.answer,
+          citations: toCitations(run.synthesis!.cited),
+          selfCheck: check,
+          refused: run.refused,
+          cached: false,
+          runId,
+          traceId,
+          corpusVersion,
+          debug: this.debug(run),
+        };
+        answersTotal.inc({ outcome: run.refused ? 'refused' : 'answered' });
+        await this.cacheSet(key, answer);
+        return { ...answer, debug: run.input.debug ? answer.debug : null };
+      } catch (error) {
+        const ragError = toRagError(error);
+        answersTotal.inc({ outcome: 'failed' });
+        span.recordException(ragError);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: ragError.code });
+        throw ragError;
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  private validate(input: RagAnswerInput): Run {
+    const query = typeof input.query === 'string' ? input.query.trim() : '';
+    if (query.length === 0) throw new RagError(ErrorCode.INVALID_INPUT, 'query must not be empty');
+    if (query.length > MAX_QUERY_LENGTH) {
+      throw new RagError(ErrorCode.INVALID_INPUT, `query must be at most ${MAX_QUERY_LENGTH} characters`);
+    }
+    assertWorkspaceId(input.workspaceId);
+    const topK = input.topK ?? this.deps.config.AGENTIC_RAG_TOPK;
+    if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) {
+      throw new RagError(ErrorCode.INVALID_INPUT, `topK must be an integer from 1 to ${MAX_TOP_K}`);
+    }
+    return {
+      input: {
+        query,
+        workspaceId: input.workspaceId,
+        topK,
+        useHyde: input.useHyde ?? this.deps.config.AGENTIC_RAG_USE_HYDE,
+        useTools: input.useTools ?? this.deps.config.AGENTIC_RAG_USE_TOOLS,
+        debug: input.debug ?? false,
+      },
+      filters: parseFilters(input.filters),
+      signal: input.signal,
+      hyde: null,
+      sources: [],
+      toolCalls: [],
+      method: 'extractive',
+      refused: false,
+      stages: [],
+      warnings: [],
+    };
+  }
+
+  /** Runs one stage and says which comes next. */
+  private async step(state: StageName, run: Run): Promise<StageName | 'done'> {
+    const { input } = run;
+    switch (state) {
+      case 'plan':
+        run.plan = await this.time(run, 'plan', async () =>
+          plan(input.query, { useTools: input.useTools && this.deps.tools !== null, useHyde: input.useHyde }),
+        );
+        return 'rewrite';
+      case 'rewrite':
+        run.rewrite = await this.time(run, 'rewrite', () =>
+          rewrite(this.deps.retriever, this.deps.graph, input.workspaceId, input.query),
+        );
+        return run.plan!.useHyde ? 'hyde' : 'retrieve';
+      case 'hyde': {
+        const document = await this.time(run, 'hyde', () =>
+          hydeDocument(run.rewrite!.query, {
+            llm: this.deps.llm,
+            retriever: this.deps.retriever,
+            workspaceId: input.workspaceId,
+            filters: run.filters,
+            ...(run.signal ? { signal: run.signal } : {}),
+          }).catch((error: unknown) => {
+            // HyDE only widens the search: without it the run still answers.
+            run.warnings.push(`HyDE skipped (${toRagError(error).code})`);
+            return null;
+          }),
+        );
+        run.hyde = document?.text ?? null;
+        return 'retrieve';
+      }
+      case 'retrieve':
+        await this.time(run, 'retrieve', async () => {
+          run.retrieval = await this.deps.retriever.retrieve({
+            workspaceId: input.workspaceId,
+            query: run.rewrite!.query,
+            k: input.topK,
+            filters: run.filters,
+            ...(run.hyde ? { hyde: run.hyde } : {}),
+            ...(run.signal ? { signal: run.signal } : {}),
+          });
+          run.context = await buildContext(
+            this.deps.sql,
+            this.deps.config,
+            input.workspaceId,
+            run.retrieval,
+            this.logger,
+          );
+          run.sources = contextSources(run.context);
+          if (run.plan!.intent === 'endpoint') {
+            run.sources.push(...(await requestExamples(this.deps.sql, input.workspaceId, run.sources)));
+          }
+          run.warnings.push(...run.retrieval.stats.warnings);
+          if (run.context.stats.partial)
+            run.warnings.push('reference expansion timed out: the context is partial');
+        });
+        return run.plan!.tools.length > 0 ? 'tools' : this.afterEvidence(run);
+      case 'tools':
+        await this.time(run, 'tools', async () => {
+          for (const request of run.plan!.tools) {
+            // Tools that read the knowledge base read this run's workspace, never another.
+            const toolInput =
+              request.name === 'lookup'
+                ? { ...request.input, workspaceId: input.workspaceId }
+                : request.input;
+            const call = await this.deps.tools!.call(
+              request.name,
+              toolInput,
+              run.signal ? { signal: run.signal } : {},
+            );
+            run.toolCalls.push({
+              name: call.name,
+              input: call.input,
+              ok: call.ok,
+              output: call.result?.output ?? null,
+              error: call.error ?? null,
+              ms: call.ms,
+            });
+            const definition = call.ok
+              ? (call.result.data as Partial<LookupResult> | undefined)?.definition
+              : null;
+            if (definition && !run.sources.some((source) => source.chunkId === definition.chunkId)) {
+              run.sources.unshift({ ...definition, score: 1, rank: 0, origin: 'primary' });
+            }
+            if (call.ok && call.result) {
+              run.sources.unshift({
+                sourceId: `tool:${call.name}`,
+                chunkId: `tool:${call.name}#${run.toolCalls.length}`,
+                title: call.result.sources?.[0]?.title ?? `${call.name} tool`,
+                url: call.result.sources?.[0]?.url ?? null,
+                text: call.result.output,
+                startOffset: 0,
+                endOffset: call.result.output.length,
+                score: 1,
+                rank: -1,
+                origin: 'tool',
+              });
+            }
+          }
+        });
+        return this.afterEvidence(run);
+      case 'synthesize':
+        run.synthesis = await this.time(run, 'synthesize', async () => {
+          if (!this.deps.llm)
+            return extractiveAnswer(run.rewrite!.query, run.sources, {
+              intent: run.plan!.intent,
+              entity: run.plan!.entity,
+            });
+          try {
+            const answer = await llmAnswer(this.deps.llm, input.query, run.sources, run.signal);
+            run.method = 'llm';
+            return answer;
+          } catch (error) {
+            const ragError = toRagError(error);
+            if (ragError.code === ErrorCode.ABORTED) throw ragError;
+            run.warnings.push(`LLM unavailable (${ragError.code}); answered extractively`);
+            return extractiveAnswer(run.rewrite!.query, run.sources, {
+              intent: run.plan!.intent,
+              entity: run.plan!.entity,
+            });
+          }
+        });
+        return 'done';
+      case 'refuse':
+        run.synthesis = await this.time(run, 'refuse', async () => refusal(run.sources));
+        run.refused = true;
+        run.method = 'refusal';
+        return 'done';
+      default:
+        throw new RagError(ErrorCode.INTERNAL, `no stage ${state as string}`);
+    }
+  }
+
+  /** Synthesis when something covers the question well enough, a refusal otherwise. */
+  private afterEvidence(run: Run): StageName {
+    const found = evidence(run.input.query, run.sources, run.rewrite!.corrections);
+    if (found.score >= this.deps.config.AGENTIC_RAG_MIN_EVIDENCE) return 'synthesize';
+    run.warnings.push(
+      `no source covers the question: the best covers ${Math.round(found.score * 100)}% of its words (AGENTIC_RAG_MIN_EVIDENCE ${this.deps.config.AGENTIC_RAG_MIN_EVIDENCE})`,
+    );
+    return 'refuse';
+  }
+
+  private async time<T>(run: Run, name: string, work: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    return tracer.startActiveSpan(`rag.${name}`, async (span: Span) => {
+      try {
+        return await work();
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: toRagError(error).code });
+        throw error;
+      } finally {
+        const ms = performance.now() - started;
+        run.stages.push({ name, ms: Number(ms.toFixed(2)) });
+        stageDuration.observe({ stage: name }, ms / 1000);
+        span.end();
+      }
+    });
+  }
+
+  private async corpusVersion(workspaceId: string): Promise<number> {
+    const result = await this.deps.sql.query<{ corpus_version: string | number }>(
+      'SELECT corpus_version FROM rag_workspaces WHERE id = $1',
+      [workspaceId],
+    );
+    const row = result.rows[0];
+    if (!row) throw new RagError(ErrorCode.WORKSPACE_NOT_FOUND, `workspace "${workspaceId}" does not exist`);
+    return Number(row.corpus_version);
+  }
+
+  private async cacheGet(key: Parameters<AnswerCache['get']>[0]): Promise<RagAnswer | null> {
+    if (!this.deps.cache) return null;
+    try {
+      const hit = await this.deps.cache.get<RagAnswer>(key);
+      cacheLookups.inc({ result: hit ? 'hit' : 'miss' });
+      return hit;
+    } catch (error) {
+      cacheLookups.inc({ result: 'error' });
+      this.logger.warn('answer cache read failed', { event: 'cache-read-failed', error: toRagError(error) });
+      return null;
+    }
+  }
+
+  private async cacheSet(key: Parameters<AnswerCache['get']>[0], answer: RagAnswer): Promise<void> {
+    if (!this.deps.cache) return;
+    try {
+      await this.deps.cache.set(key, answer, this.deps.config.AGENTIC_RAG_REDIS_TTL_SECONDS);
+    } catch (error) {
+      this.logger.warn('answer cache write failed', {
+        event: 'cache-write-failed',
+        error: toRagError(error),
+      });
+    }
+  }
+
+  private debug(run: Run): AnswerDebug {
+    return {
+      plan: run.plan!,
+      rewrittenQuery: run.rewrite!.query,
+      corrections: run.rewrite!.corrections,
+      hydeDocument: run.hyde,
+      stages: [
+        ...run.stages,
+        ...(run.retrieval?.stats.stages.map((stage) => ({ ...stage, name: `retrieve.${stage.name}` })) ?? []),
+      ],
+      candidates: (run.retrieval?.hits ?? []).map((hit) => ({
+        chunkId: hit.chunkId,
+        sourceId: hit.sourcePath,
+        channelScores: hit.channels,
+        finalScore: Number(hit.score.toFixed(4)),
+      })),
+      toolCalls: run.toolCalls,
+      synthesis: run.method,
+    };
+  }
+}
+
+/** A refusal claims nothing, so it passes; injected instructions in what was read still warn. */
+function refusalCheck(sources: readonly Source[]): SelfCheck {
+  const { warnings } = selfCheck('', [], sources);
+  return { passed: true, citationCoverage: 1, unsupportedSentences: [], warnings };
+}
+
+/** "Not found", with the closest sources cited so the reader can look for themselves. */
+function refusal(sources: readonly Source[]): Synthesis {
+  const closest = sources.filter((source) => source.origin !== 'tool').slice(0, CLOSEST_SOURCES);
+  const cited = closest.map((source, index) => ({ index: index + 1, source, quote: source.text }));
+  const answer =
+    closest.length === 0
+      ? 'Not found in the knowledge base.'
+      : `Not found in the knowledge base. The closest sources are: ${cited
+          .map(({ index, source }) => withCitation(source.title ?? source.sourceId, index).replace(/\.$/, ''))
+          .join('; ')}.`;
+  return { answer, cited };
+}

@@ -1,0 +1,56 @@
+import type { KnowledgeContext } from '../retrieve/index.js';
+import type { Citation } from './types.js';
+
+/** Something an answer may cite: a context chunk, or a tool's result. */
+export interface Source {
+  sourceId: string;
+  chunkId: string;
+  title: string | null;
+  url: string | null;
+  text: string;
+  startOffset: number;
+  endOffset: number;
+  score: number;
+  /** 0 for the best primary chunk; references and tools come after the primary chunks. */
+  rank: number;
+  origin: 'primary' | 'reference' | 'tool';
+}
+
+export function contextSources(context: KnowledgeContext): Source[] {
+  return [...context.primary, ...context.references].map((chunk, rank) => ({
+    sourceId: chunk.sourcePath,
+    chunkId: chunk.chunkId,
+    title: chunk.title,
+    url: chunk.url,
+    text: chunk.text,
+    startOffset: chunk.startOffset,
+    endOffset: chunk.endOffset,
+    score: chunk.score,
+    rank,
+    origin: chunk.reference ? 'reference' : 'primary',
+  }));
+}
+
+const SNIPPET_LENGTH = 240;
+
+/** The citation list for the sources an answer used, numbered as the answer numbers them. */
+export function toCitations(
+  cited: ReadonlyArray<{ index: number; source: Source; quote?: string }>,
+): Citation[] {
+  return cited.map(({ index, source, quote }) => ({
+    index,
+    sourceId: source.sourceId,
+    chunkId: source.chunkId,
+    title: source.title,
+    url: source.url,
+    snippet: snippet(quote ?? source.text),
+    startOffset: source.startOffset,
+    endOffset: source.endOffset,
+    score: Number(source.score.toFixed(4)),
+  }));
+}
+
+function snippet(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= SNIPPET_LENGTH ? flat : `${flat.slice(0, SNIPPET_LENGTH - 1).trimEnd()}…`;
+}

@@ -1,0 +1,47 @@
+import type { Correction } from '../../retrieve/index.js';
+import type { Source } from '../sources.js';
+import { contentStems } from '../text.js';
+
+/** A typo correction this close counts as the word the user meant ("pomp" → "pomdp"). */
+const TRUSTED_CORRECTION = 0.45;
+
+/**
+ * How well the best source covers the question: the largest share of the question's content
+ * words (stemmed) that one source contains, in its text or title. Retrieval always returns its
+ * nearest chunks, relevant or not; this is what tells "the knowledge base says" from "the
+ * knowledge base has something vaguely similar". The question is taken as the user wrote it: a
+ * word counts through its typo correction only when the correction is close, so "capital"
+ * corrected to "cap" does not make a question about capitals answerable. Tool results count as
+ * full evidence.
+ */
+export function evidence(
+  query: string,
+  sources: readonly Source[],
+  corrections: readonly Correction[] = [],
+): { score: number; best: Source | null } {
+  const wanted = [...new Set(contentStems(query))];
+  // Corrections name Postgres lexemes ("capit"), which stem a little differently from ours.
+  const related = (stem: string, lexeme: string) => stem.startsWith(lexeme) || lexeme.startsWith(stem);
+  const alternatives = new Map<string, string[]>(
+    wanted.map((stem) => [
+      stem,
+      corrections
+        .filter((correction) => correction.similarity >= TRUSTED_CORRECTION && related(stem, correction.from))
+        .map((correction) => correction.to),
+    ]),
+  );
+  let best: { score: number; best: Source | null } = { score: 0, best: null };
+  for (const source of sources) {
+    if (source.origin === 'tool') return { score: 1, best: source };
+    if (wanted.length === 0) continue;
+    const stems = new Set(contentStems(`${source.title ?? ''} ${source.text}`));
+    const covered = wanted.filter(
+      (stem) =>
+        stems.has(stem) ||
+        alternatives.get(stem)!.some((lexeme) => [...stems].some((known) => related(known, lexeme))),
+    );
+    const score = covered.length / wanted.length;
+    if (score > best.score) best = { score, best: source };
+  }
+  return best;
+}

@@ -1,0 +1,134 @@
+import { identifierParts, stem, STOPWORDS, wordsOf } from '../embed/index.js';
+
+/** A piece of a chunk an extractive answer can quote: a sentence, list item, heading or code block. */
+export interface TextUnit {
+  kind: 'sentence' | 'item' | 'heading' | 'code';
+  text: string;
+  /** Order within the chunk. */
+  position: number;
+}
+
+/** Words that say what kind of question it is, not what it is about. */
+const QUESTION_WORDS: ReadonlySet<string> = new Set([
+  'what',
+  'which',
+  'how',
+  'why',
+  'when',
+  'where',
+  'who',
+  'whom',
+  'whose',
+  'can',
+  'could',
+  'should',
+  'would',
+  'does',
+  'do',
+  'did',
+  'use',
+  'tell',
+  'explain',
+  'describe',
+  'give',
+  'list',
+  'show',
+  'me',
+  'us',
+  'please',
+  'i',
+  'we',
+  'is',
+  'are',
+  'there',
+  'way',
+  'ways',
+]);
+
+/** Content stems of a text: lower-cased, identifiers split, stop and question words dropped. */
+export function contentStems(text: string): string[] {
+  return wordsOf(identifierParts(text))
+    .filter((word) => !STOPWORDS.has(word) && !QUESTION_WORDS.has(word) && word.length > 1)
+    .map(stem);
+}
+
+// A sentence ends at . ! or ? followed by space and something that starts a sentence; "e.g. the"
+// and "3.2 shows" stay whole because a lower-case word or a digit-dot does not start one.
+const SENTENCE_END = /(?<=[.!?])\s+(?=[A-Z`*"([])/;
+const ABBREVIATION = /\b(?:e\.g|i\.e|etc|vs|Fig|Eq|Sec|No|cf)\.$/;
+
+/** Sentences of a paragraph, rejoining splits after common abbreviations. */
+export function splitSentences(paragraph: string): string[] {
+  const parts = paragraph.split(SENTENCE_END);
+  const sentences: string[] = [];
+  for (const part of parts) {
+    const last = sentences[sentences.length - 1];
+    if (last !== undefined && ABBREVIATION.test(last)) sentences[sentences.length - 1] = `${last} ${part}`;
+    else sentences.push(part);
+  }
+  return sentences.map((sentence) => sentence.trim()).filter(Boolean);
+}
+
+/**
+ * Splits Markdown-ish chunk text into quotable units. Fenced code stays whole; tables and display
+ * math are skipped (a sentence cannot quote them faithfully); headings lose their #s; list items
+ * are units of their own; paragraphs are cut into sentences.
+ */
+export function splitUnits(text: string): TextUnit[] {
+  const units: TextUnit[] = [];
+  const push = (kind: TextUnit['kind'], content: string) => {
+    const trimmed = content.replace(/\s+/g, ' ').trim();
+    if (trimmed)
+      units.push({ kind, text: kind === 'code' ? content.trim() : trimmed, position: units.length });
+  };
+  const lines = text.split('\n');
+  let paragraph: string[] = [];
+  const flush = () => {
+    for (const sentence of splitSentences(paragraph.join(' ').replace(/\s+/g, ' ')))
+      push('sentence', sentence);
+    paragraph = [];
+  };
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index]!;
+    const trimmed = line.trim();
+    if (trimmed.startsWith('```')) {
+      flush();
+      const body: string[] = [line];
+      while (++index < lines.length) {
+        body.push(lines[index]!);
+        if (lines[index]!.trim().startsWith('```')) break;
+      }
+      push('code', body.join('\n'));
+    } else if (trimmed.startsWith('$$')) {
+      flush();
+      // `$$ x $$ (3.2)` closes on its own line; otherwise skip to the line that closes it.
+      if (trimmed.indexOf('$$', 2) === -1) {
+        while (++index < lines.length && !lines[index]!.includes('$$'));
+      }
+    } else if (trimmed === '') {
+      flush();
+    } else if (/^#{1,6}\s/.test(trimmed)) {
+      flush();
+      push('heading', trimmed.replace(/^#+\s*/, ''));
+    } else if (/^([-*+]|\d+[.)])\s+/.test(trimmed)) {
+      flush();
+      // An item of several sentences is quoted sentence by sentence, as a paragraph is.
+      for (const sentence of splitSentences(trimmed.replace(/^([-*+]|\d+[.)])\s+/, '')))
+        push('item', sentence);
+    } else if (trimmed.startsWith('|')) {
+      flush();
+    } else {
+      paragraph.push(trimmed);
+    }
+  }
+  flush();
+  return units;
+}
+
+/** Jaccard similarity of two stem sets. */
+export function overlap(left: ReadonlySet<string>, right: ReadonlySet<string>): number {
+  if (left.size === 0 && right.size === 0) return 1;
+  let shared = 0;
+  for (const item of left) if (right.has(item)) shared++;
+  return shared / (left.size + right.size - shared);
+}

@@ -1,0 +1,105 @@
+import type { ChannelScore } from '../retrieve/index.js';
+import type { Correction } from '../retrieve/index.js';
+
+export interface RagAnswerInput {
+  query: string;
+  workspaceId: string;
+  /** Hits retrieved (1–50; default AGENTIC_RAG_TOPK). */
+  topK?: number;
+  /** Write a hypothetical answer and search with it too (default AGENTIC_RAG_USE_HYDE). */
+  useHyde?: boolean;
+  /** Let the plan call tools (default AGENTIC_RAG_USE_TOOLS). */
+  useTools?: boolean;
+  /** Untrusted: validated like search filters; unknown keys are INVALID_INPUT. */
+  filters?: unknown;
+  /** Return the plan, stage timings and candidates. */
+  debug?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface Citation {
+  /** The [n] the answer uses. */
+  index: number;
+  /** The document's stable id (its source path), or `tool:<name>` for a tool's result. */
+  sourceId: string;
+  chunkId: string;
+  title: string | null;
+  url: string | null;
+  snippet: string;
+  startOffset: number;
+  endOffset: number;
+  score: number;
+}
+
+export interface SelfCheck {
+  passed: boolean;
+  /** Share of answer sentences whose words the cited source supports. */
+  citationCoverage: number;
+  unsupportedSentences: string[];
+  warnings: string[];
+}
+
+export type PlanIntent = 'endpoint' | 'schema' | 'error' | 'entity' | 'arithmetic' | 'general';
+
+export interface ToolRequest {
+  name: string;
+  input: Record<string, unknown>;
+  /** Why the plan asked for it. */
+  reason: string;
+}
+
+export interface Plan {
+  intent: PlanIntent;
+  /** The numbered entity the question names (`Algorithm 3.2`), if any. */
+  entity: { type: string; number: string } | null;
+  operationType: string | null;
+  tools: ToolRequest[];
+  useHyde: boolean;
+}
+
+export interface ToolCallRecord {
+  name: string;
+  input: unknown;
+  ok: boolean;
+  output: string | null;
+  error: { code: string; message: string } | null;
+  ms: number;
+}
+
+export interface Candidate {
+  chunkId: string;
+  sourceId: string;
+  channelScores: Partial<Record<string, ChannelScore>>;
+  finalScore: number;
+}
+
+export interface StageRecord {
+  name: string;
+  ms: number;
+}
+
+export interface AnswerDebug {
+  plan: Plan;
+  rewrittenQuery: string;
+  corrections: Correction[];
+  hydeDocument: string | null;
+  stages: StageRecord[];
+  candidates: Candidate[];
+  toolCalls: ToolCallRecord[];
+  /** The synthesis that produced the answer: extractive, llm, or refusal. */
+  synthesis: string;
+}
+
+export interface RagAnswer {
+  answer: string;
+  citations: Citation[];
+  selfCheck: SelfCheck;
+  /** True when nothing in the knowledge base answered the question well enough. */
+  refused: boolean;
+  cached: boolean;
+  runId: string;
+  traceId: string;
+  /** The workspace's corpus version the answer was written from. */
+  corpusVersion: number;
+  debug: AnswerDebug | null;
+}
