@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   logger.info('starting', { event: 'api-starting', config: redactConfig(config) });
 
   const runtime = await createRuntime({ config, logger });
-  const { server, state } = createApi(runtime);
+  const { server, state, stop: stopGraphql } = await createApi(runtime);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -61,6 +61,7 @@ async function main(): Promise<void> {
     startup.abort();
     await ingesting.catch(() => {});
     await new Promise((resolve) => server.close(resolve));
+    await stopGraphql();
     await runtime.close();
     process.exit(0);
   };

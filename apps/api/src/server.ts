@@ -1,5 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import { ErrorCode, toRagError, type RagRuntime } from '@agentic-rag/core';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { ErrorCode, metricsRegistry, toRagError, type RagRuntime } from '@agentic-rag/core';
+import { BodyTooLarge, createGraphql, MalformedBody } from './graphql/apollo.js';
 import { sendError, sendJson } from './http-errors.js';
 
 export interface ApiState {
@@ -9,38 +10,76 @@ export interface ApiState {
 }
 
 /**
- * The HTTP surface: liveness and readiness for orchestrators. GraphQL, REST search and /metrics
- * are mounted on this same server by the control-plane work.
+ * The HTTP surface: GraphQL at /graphql, Prometheus at /metrics, liveness and readiness for
+ * orchestrators. REST search is mounted on this same server by the agent-integration work.
  */
-export function createApi(runtime: RagRuntime): { server: Server; state: ApiState } {
+export async function createApi(
+  runtime: RagRuntime,
+): Promise<{ server: Server; state: ApiState; stop: () => Promise<void> }> {
   const state: ApiState = { runtime, ready: false };
-  const server = createServer((request, response) => {
+  const graphql = await createGraphql(runtime);
+
+  const route = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://localhost');
-    const route = `${request.method ?? 'GET'} ${url.pathname}`;
-    if (route === 'GET /healthz') {
+    const method = request.method ?? 'GET';
+    if (url.pathname === '/graphql' && (method === 'POST' || method === 'GET')) {
+      await graphql.handle(request, response);
+      return;
+    }
+    const key = `${method} ${url.pathname}`;
+    if (key === 'GET /healthz') {
       sendJson(response, 200, { status: 'ok' });
       return;
     }
-    if (route === 'GET /readyz') {
+    if (key === 'GET /metrics') {
+      const body = await metricsRegistry.metrics();
+      response.writeHead(200, { 'content-type': metricsRegistry.contentType });
+      response.end(body);
+      return;
+    }
+    if (key === 'GET /readyz') {
       if (!state.ready) {
         sendError(response, ErrorCode.STORE_UNAVAILABLE, 'starting: the corpus is still being ingested', 503);
         return;
       }
       const workspaceId = state.runtime.config.AGENTIC_RAG_WORKSPACE;
-      state.runtime.store.stats(workspaceId).then(
-        (corpus) => sendJson(response, 200, { status: 'ready', backend: state.runtime.sql.backend, corpus }),
-        (error: unknown) => {
-          const ragError = toRagError(error, ErrorCode.STORE_UNAVAILABLE);
-          state.runtime.logger.error('readiness check failed', {
-            event: 'readiness-failed',
-            error: ragError,
-          });
-          sendError(response, ErrorCode.STORE_UNAVAILABLE, 'database unavailable', 503);
-        },
-      );
+      try {
+        const corpus = await state.runtime.store.stats(workspaceId);
+        sendJson(response, 200, { status: 'ready', backend: state.runtime.sql.backend, corpus });
+      } catch (error) {
+        state.runtime.logger.error('readiness check failed', {
+          event: 'readiness-failed',
+          error: toRagError(error, ErrorCode.STORE_UNAVAILABLE),
+        });
+        sendError(response, ErrorCode.STORE_UNAVAILABLE, 'database unavailable', 503);
+      }
       return;
     }
-    sendError(response, ErrorCode.NOT_FOUND, `no route for ${route}`);
+    sendError(response, ErrorCode.NOT_FOUND, `no route for ${key}`);
+  };
+
+  const server = createServer((request, response) => {
+    route(request, response).catch((error: unknown) => {
+      if (response.headersSent) {
+        response.destroy();
+        return;
+      }
+      // Bodies GraphQL cannot read get a GraphQL-shaped error, like every other /graphql answer.
+      if (error instanceof BodyTooLarge || error instanceof MalformedBody) {
+        const tooLarge = error instanceof BodyTooLarge;
+        sendJson(response, tooLarge ? 413 : 400, {
+          errors: [
+            {
+              message: tooLarge ? 'request body exceeds 1 MiB' : 'request body is not valid JSON',
+              extensions: { code: 'BAD_REQUEST' },
+            },
+          ],
+        });
+        return;
+      }
+      runtime.logger.error('request failed', { event: 'http-error', error: toRagError(error) });
+      sendError(response, ErrorCode.INTERNAL, 'internal error');
+    });
   });
-  return { server, state };
+  return { server, state, stop: graphql.stop };
 }

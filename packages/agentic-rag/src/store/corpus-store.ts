@@ -333,7 +333,7 @@ export class CorpusStore {
       updated_at: Date | string;
       chunks: number;
     }>(
-      `SELECT d.id, d.source_path, d.source_file, d.source_root, d.title, d.url, d.kind, d.content_hash,
+      `SELECT d.id, d.source_path, d.source_file, d.source_root, d.title, d.url, d.source_kind AS kind, d.content_hash,
               d.token_count, d.metadata, d.updated_at,
               (SELECT count(*) FROM rag_chunks c WHERE c.document_id = d.id)::int AS chunks
        FROM rag_documents d

@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApolloServer, HeaderMap } from '@apollo/server';
+import type { RagRuntime } from '@agentic-rag/core';
+import { formatError } from './errors.js';
+import { limitRules } from './limits.js';
+import { resolvers, type ApiContext } from './resolvers.js';
+
+export const typeDefs = readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8');
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Apollo Server behind our own node:http server. Apollo has no depth or cost limit: the
+ * validation rules in limits.ts add them. CSRF prevention on; batched requests off; introspection
+ * and schema hints ("did you mean ...") only outside production.
+ */
+export async function createGraphql(runtime: RagRuntime) {
+  const { config } = runtime;
+  const production = config.NODE_ENV === 'production';
+  const server = new ApolloServer<ApiContext>({
+    typeDefs,
+    resolvers,
+    csrfPrevention: true,
+    allowBatchedHttpRequests: false,
+    introspection: !production,
+    hideSchemaDetailsFromClientErrors: production,
+    includeStacktraceInErrorResponses: false,
+    parseOptions: { maxTokens: config.GRAPHQL_MAX_TOKENS },
+    validationRules: limitRules({
+      maxDepth: config.GRAPHQL_MAX_DEPTH,
+      maxAliases: config.GRAPHQL_MAX_ALIASES,
+      maxCost: config.GRAPHQL_MAX_COST,
+    }),
+    formatError: formatError(runtime.logger),
+    logger: {
+      debug: () => {},
+      info: () => {},
+      warn: (message) => runtime.logger.warn(String(message), { event: 'apollo-warning' }),
+      error: (message) => runtime.logger.error(String(message), { event: 'apollo-error' }),
+    },
+  });
+  await server.start();
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const headers = new HeaderMap();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    const body = request.method === 'POST' ? await readJson(request) : undefined;
+    const abort = new AbortController();
+    response.on('close', () => {
+      if (!response.writableFinished) abort.abort();
+    });
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const result = await server.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: request.method ?? 'GET', headers, search: url.search, body },
+      context: async () => ({ runtime, signal: abort.signal }),
+    });
+    for (const [name, value] of result.headers) response.setHeader(name, value);
+    response.statusCode = result.status ?? 200;
+    if (result.body.kind === 'complete') {
+      response.end(result.body.string);
+      return;
+    }
+    for await (const chunk of result.body.asyncIterator) response.write(chunk);
+    response.end();
+  }
+
+  return { handle, stop: () => server.stop() };
+}
+
+/** The request body as JSON; Apollo answers a body it cannot use with its own 400. */
+async function readJson(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new MalformedBody();
+  }
+}
+
+export class BodyTooLarge extends Error {}
+export class MalformedBody extends Error {}
