@@ -1,0 +1,218 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { PostgresSql, type Sql } from '../db/index.js';
+import { ErrorCode, RagError } from '../errors/index.js';
+import { buildContext } from '../retrieve/index.js';
+import { mean, percentile } from '../eval/index.js';
+import { createRuntime, type RagRuntime } from '../runtime/index.js';
+import { cliConfig, EXIT, runCli } from './cli-support.js';
+import { ProgressBar } from './progress-bar.js';
+
+const HELP = `Usage: pnpm bench:answer [options]
+
+ragAnswer latency on the real Postgres, offline (no model), over a question set:
+  retrieve only   retrieval + context assembly alone: the baseline the other stages add to
+  cold            ragAnswer with an empty answer cache (every question a miss)
+  cached          the same questions again (every question a hit)
+each with 1 and with 8 concurrent clients. Target: cold p50 <= 150 ms with 1 client.
+
+Options:
+  --questions FILE  JSON lines with a "query" (or BEIR "text") field (default: the golden set
+                    eval/agentic-rag/golden.jsonl when present, else the BEIR sample's queries)
+  --clients LIST    concurrency levels (default 1,8)
+  --json            print the results as JSON on stdout
+  -h, --help        show this help
+
+Runs in the scratch database "agentic_rag_bench_answer" on the server of BENCH_DATABASE_URL
+(or DATABASE_URL), with the sample corpus ingested into workspace "bench-answer" (kept between
+runs; unchanged files are skipped). The answer cache is Postgres unless CACHE_REDIS_URL or
+REDIS_URL is set.`;
+
+const DATABASE = 'agentic_rag_bench_answer';
+const WORKSPACE = 'bench-answer';
+const REPO = new URL('../../../../', import.meta.url);
+const CORPUS = fileURLToPath(new URL('simulated_ingestion', REPO));
+const GOLDEN = fileURLToPath(new URL('eval/agentic-rag/golden.jsonl', REPO));
+const BEIR_QUERIES = fileURLToPath(new URL('eval/fixtures/beir-sample/queries.jsonl', REPO));
+
+interface Row {
+  mode: string;
+  clients: number;
+  questions: number;
+  p50: number;
+  p95: number;
+  mean: number;
+  perSecond: number;
+  target: string;
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      questions: { type: 'string' },
+      clients: { type: 'string', default: '1,8' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return EXIT.ok;
+  }
+  const config = cliConfig();
+  const serverUrl = config.BENCH_DATABASE_URL ?? config.DATABASE_URL;
+  if (!serverUrl)
+    throw new RagError(ErrorCode.INVALID_INPUT, 'bench:answer needs BENCH_DATABASE_URL or DATABASE_URL');
+  const clients = values.clients.split(',').map(Number);
+  if (!clients.every((count) => Number.isInteger(count) && count >= 1 && count <= 64)) {
+    throw new RagError(ErrorCode.INVALID_INPUT, '--clients must list integers from 1 to 64');
+  }
+  const questions = await loadQuestions(values.questions);
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+
+  const sql = await openBenchDatabase(serverUrl);
+  const runtime = await createRuntime({ config: { ...config, AGENTIC_RAG_CACHE: true }, sql });
+  const rows: Row[] = [];
+  try {
+    const bar = new ProgressBar({ label: '  ingest' });
+    const summary = await runtime.pipeline.ingestSources({
+      workspaceId: WORKSPACE,
+      sources: [CORPUS],
+      onProgress: (progress) => bar.update(progress.filesDone, progress.filesTotal, progress.currentFile),
+    });
+    bar.finish();
+    log(
+      `bench:answer: ${summary.documents.added + summary.documents.updated} documents written, ${summary.documents.unchanged} unchanged; ${questions.length} questions; cache ${runtime.cache?.backend}`,
+    );
+    await sql.query('VACUUM ANALYZE');
+    // Warm-up: planner caches, JIT-free paths, the embedder's first call.
+    for (const query of questions.slice(0, 5)) await retrieveOnly(runtime, query);
+
+    for (const count of clients) {
+      rows.push(
+        await measure('retrieve only', count, questions, (query) => retrieveOnly(runtime, query), log),
+      );
+      // An empty cache for the cold run, whichever backend holds it: a new corpus version makes
+      // every earlier entry unreachable, exactly as an ingest would.
+      await sql.query('UPDATE rag_workspaces SET corpus_version = corpus_version + 1 WHERE id = $1', [
+        WORKSPACE,
+      ]);
+      rows.push(await measure('cold', count, questions, (query) => answer(runtime, query, false), log));
+      rows.push(await measure('cached', count, questions, (query) => answer(runtime, query, true), log));
+    }
+  } finally {
+    await runtime.close();
+    await sql.close();
+  }
+  for (const row of rows) {
+    if (row.mode === 'cold' && row.clients === 1)
+      row.target = `p50<=150 ${row.p50 <= 150 ? 'met' : 'MISSED'}`;
+  }
+
+  if (values.json) {
+    console.log(JSON.stringify({ questions: questions.length, rows }));
+    return EXIT.ok;
+  }
+  console.log('\nmode            clients  questions   p50 ms   p95 ms  mean ms   per s  target');
+  for (const row of rows) {
+    console.log(
+      `${row.mode.padEnd(15)} ${String(row.clients).padStart(7)}  ${String(row.questions).padStart(9)}  ${row.p50.toFixed(1).padStart(7)}  ${row.p95.toFixed(1).padStart(7)}  ${row.mean.toFixed(1).padStart(7)}  ${row.perSecond.toFixed(1).padStart(6)}  ${row.target}`,
+    );
+  }
+  return EXIT.ok;
+}
+
+async function retrieveOnly(runtime: RagRuntime, query: string): Promise<void> {
+  const result = await runtime.retriever.retrieve({
+    workspaceId: WORKSPACE,
+    query,
+    k: runtime.config.AGENTIC_RAG_TOPK,
+  });
+  await buildContext(runtime.sql, runtime.config, WORKSPACE, result);
+}
+
+async function answer(runtime: RagRuntime, query: string, expectCached: boolean): Promise<void> {
+  const result = await runtime.orchestrator.answer({ query, workspaceId: WORKSPACE });
+  // A benchmark that silently measured the wrong path would be worse than none.
+  if (result.cached !== expectCached) {
+    throw new RagError(
+      ErrorCode.INTERNAL,
+      `expected a cache ${expectCached ? 'hit' : 'miss'} for "${query}"`,
+    );
+  }
+}
+
+/** Every question once, spread over `clients` concurrent workers; latency per question. */
+async function measure(
+  mode: string,
+  clients: number,
+  questions: readonly string[],
+  run: (query: string) => Promise<void>,
+  log: (line: string) => void,
+): Promise<Row> {
+  const latencies: number[] = [];
+  const bar = new ProgressBar({ label: `  ${mode} x${clients}` });
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < questions.length) {
+        const query = questions[next++]!;
+        const begun = performance.now();
+        await run(query);
+        latencies.push(performance.now() - begun);
+        bar.update(latencies.length, questions.length, '');
+      }
+    }),
+  );
+  bar.finish();
+  const seconds = (performance.now() - started) / 1000;
+  const row: Row = {
+    mode,
+    clients,
+    questions: questions.length,
+    p50: percentile(latencies, 0.5),
+    p95: percentile(latencies, 0.95),
+    mean: mean(latencies),
+    perSecond: questions.length / seconds,
+    target: '',
+  };
+  log(`bench:answer ${mode} x${clients}: p50 ${row.p50.toFixed(1)} ms, p95 ${row.p95.toFixed(1)} ms`);
+  return row;
+}
+
+async function loadQuestions(file: string | undefined): Promise<string[]> {
+  const candidates = file ? [file] : [GOLDEN, BEIR_QUERIES];
+  for (const candidate of candidates) {
+    const text = await readFile(candidate, 'utf8').catch(() => null);
+    if (text === null) {
+      if (file) throw new RagError(ErrorCode.NOT_FOUND, `cannot read ${file}`);
+      continue;
+    }
+    const questions = text
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => {
+        const record = JSON.parse(line) as { query?: string; text?: string };
+        return record.query ?? record.text ?? '';
+      })
+      .filter(Boolean);
+    if (questions.length === 0)
+      throw new RagError(ErrorCode.INVALID_INPUT, `${candidate} holds no questions`);
+    return questions;
+  }
+  throw new RagError(ErrorCode.NOT_FOUND, 'no question set found');
+}
+
+async function openBenchDatabase(serverUrl: string): Promise<Sql> {
+  const admin = new PostgresSql({ connectionString: serverUrl, maxConnections: 1 });
+  const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
+  if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${DATABASE}`);
+  await admin.close();
+  const url = new URL(serverUrl);
+  url.pathname = `/${DATABASE}`;
+  return new PostgresSql({ connectionString: url.toString(), maxConnections: 10 });
+}
+
+runCli(main);
