@@ -11,7 +11,7 @@ export interface Source {
   startOffset: number;
   endOffset: number;
   score: number;
-  /** 0 for the best primary chunk; references and tools come after the primary chunks. */
+  /** 0 for the best primary chunk, then the rest in context order; tools are -1 so they lead. */
   rank: number;
   origin: 'primary' | 'reference' | 'tool';
 }

@@ -83,10 +83,13 @@ export function splitUnits(text: string): TextUnit[] {
   };
   const lines = text.split('\n');
   let paragraph: string[] = [];
+  // A list item's text is a paragraph of its own, which may wrap onto the lines below it.
+  let paragraphKind: 'sentence' | 'item' = 'sentence';
   const flush = () => {
     for (const sentence of splitSentences(paragraph.join(' ').replace(/\s+/g, ' ')))
-      push('sentence', sentence);
+      push(paragraphKind, sentence);
     paragraph = [];
+    paragraphKind = 'sentence';
   };
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index]!;
@@ -113,8 +116,8 @@ export function splitUnits(text: string): TextUnit[] {
     } else if (/^([-*+]|\d+[.)])\s+/.test(trimmed)) {
       flush();
       // An item of several sentences is quoted sentence by sentence, as a paragraph is.
-      for (const sentence of splitSentences(trimmed.replace(/^([-*+]|\d+[.)])\s+/, '')))
-        push('item', sentence);
+      paragraphKind = 'item';
+      paragraph.push(trimmed.replace(/^([-*+]|\d+[.)])\s+/, ''));
     } else if (trimmed.startsWith('|')) {
       flush();
     } else {

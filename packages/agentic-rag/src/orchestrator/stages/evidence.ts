@@ -21,7 +21,10 @@ export function evidence(
 ): { score: number; best: Source | null } {
   const wanted = [...new Set(contentStems(query))];
   // Corrections name Postgres lexemes ("capit"), which stem a little differently from ours.
-  const related = (stem: string, lexeme: string) => stem.startsWith(lexeme) || lexeme.startsWith(stem);
+  // Prefixes of three letters or fewer relate too much ("po" and "pomdp"): those must be equal.
+  const related = (stem: string, lexeme: string) =>
+    stem === lexeme ||
+    (Math.min(stem.length, lexeme.length) > 3 && (stem.startsWith(lexeme) || lexeme.startsWith(stem)));
   const alternatives = new Map<string, string[]>(
     wanted.map((stem) => [
       stem,

@@ -54,7 +54,8 @@ export function extractiveAnswer(
     weak: identifier.weak ? once(identifier.weak) : null,
   }));
   const units: Scored[] = sources.flatMap((source) =>
-    source.origin === 'tool'
+    // A tool's output is data too (a fetched page may carry an injection): quoted only when clean.
+    source.origin === 'tool' && findInjections(source.text).length === 0
       ? [
           {
             source,
@@ -116,7 +117,12 @@ export function extractiveAnswer(
     if (chosen.length >= MAX_SENTENCES) break;
     const key = candidate.source.chunkId;
     if ((perSource.get(key) ?? 0) >= MAX_PER_SOURCE) continue;
-    if (chosen.some((picked) => overlap(picked.stems, candidate.stems) > NEAR_DUPLICATE)) continue;
+    // Tool results carry no stems, and two empty sets overlap fully: a second tool is no duplicate.
+    if (
+      candidate.source.origin !== 'tool' &&
+      chosen.some((picked) => overlap(picked.stems, candidate.stems) > NEAR_DUPLICATE)
+    )
+      continue;
     chosen.push(candidate);
     perSource.set(key, (perSource.get(key) ?? 0) + 1);
   }
@@ -141,7 +147,8 @@ export function extractiveAnswer(
     );
   const listing = options.entity ? entityListing(sources, options.entity) : null;
   if (listing) {
-    const label = `${options.entity!.type} ${options.entity!.number} as the source writes it`;
+    // Only words the listing's source contains, so the self-check finds the label supported.
+    const label = `${options.entity!.type} ${options.entity!.number}`;
     lines.push(`${withCitation(label, indexOf(listing.source, listing.code))}\n\n${listing.code}`);
   }
   return { answer: lines.join(' ').replace(/ (\n|$)/g, '$1'), cited };
@@ -152,8 +159,9 @@ export function withCitation(text: string, index: number): string {
   const trimmed = text.trim();
   const match = /([.!?:;]+)$/.exec(trimmed);
   const body = match ? trimmed.slice(0, -match[1]!.length) : trimmed;
+  // A clause ending in : or ; becomes a sentence of its own.
   const end = match && match[1] !== ':' && match[1] !== ';' ? match[1] : '.';
-  return `${body} [${index}]${end === ':' ? '.' : end}`;
+  return `${body} [${index}]${end}`;
 }
 
 /** The request example of the first API operation the answer cites, if it has one. */

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import type { Correction } from '../../retrieve/index.js';
+import type { Source } from '../sources.js';
+import { evidence } from './evidence.js';
+
+function source(fields: Partial<Source> & Pick<Source, 'sourceId' | 'text'>): Source {
+  return {
+    chunkId: `${fields.sourceId}#0`,
+    title: null,
+    url: null,
+    startOffset: 0,
+    endOffset: fields.text.length,
+    score: 0.5,
+    rank: 0,
+    origin: 'primary',
+    ...fields,
+  };
+}
+
+const beliefs = source({
+  sourceId: 'textbook/ch19-beliefs.md',
+  title: 'Partially observable problems',
+  text: '## 19.1 Belief initialization\n\nA POMDP agent keeps a belief state: a distribution over hidden states.',
+});
+const retries = source({
+  sourceId: 'runbooks/carrier-api-outage.md',
+  rank: 1,
+  title: 'Carrier API outage',
+  text: 'A cap limits the number of retries per job. Raise the cap only after the breaker closes.',
+});
+const calc = source({
+  sourceId: 'tool:calc',
+  chunkId: 'tool:calc#1',
+  title: 'calc tool',
+  text: '6 * 7 = 42',
+  rank: -1,
+  score: 1,
+  origin: 'tool',
+});
+
+describe('evidence', () => {
+  it('is the share of the question words the best source contains', () => {
+    // pomdp, belief, state, updat: the chunk has three of the four.
+    expect(evidence('How does a POMDP update its belief state?', [retries, beliefs])).toEqual({
+      score: 0.75,
+      best: beliefs,
+    });
+  });
+
+  it('counts words found only in the title', () => {
+    expect(evidence('partially observable belief', [retries, beliefs])).toEqual({
+      score: 1,
+      best: beliefs,
+    });
+  });
+
+  it('keeps the first of equally good sources', () => {
+    const copy = source({ ...beliefs, sourceId: 'textbook/copy.md', chunkId: 'copy#0' });
+    expect(evidence('belief state', [beliefs, copy]).best).toBe(beliefs);
+  });
+
+  it('is 0 with no best source when nothing shares a word', () => {
+    expect(evidence('What is the capital of France?', [beliefs, retries])).toEqual({
+      score: 0,
+      best: null,
+    });
+  });
+
+  it('is 0 for a question without content words and for no sources', () => {
+    expect(evidence('What is it?', [beliefs])).toEqual({ score: 0, best: null });
+    expect(evidence('belief state', [])).toEqual({ score: 0, best: null });
+  });
+
+  it('counts a tool result as full evidence, wherever it stands', () => {
+    expect(evidence('What is 6 * 7?', [beliefs, calc])).toEqual({ score: 1, best: calc });
+    expect(evidence('unrelated words entirely', [retries, calc])).toEqual({ score: 1, best: calc });
+  });
+
+  describe('typo corrections', () => {
+    const pomp: Correction = { from: 'pomp', to: 'pomdp', similarity: 0.5 };
+
+    it('counts a word through a close correction', () => {
+      const query = 'What is a pomp belief state?';
+      expect(evidence(query, [beliefs]).score).toBeCloseTo(2 / 3, 10);
+      expect(evidence(query, [beliefs], [pomp])).toEqual({ score: 1, best: beliefs });
+    });
+
+    it('matches a Postgres lexeme by prefix ("capit" for our "capital")', () => {
+      const capitals = source({ sourceId: 'geo.md', text: 'Paris is the capital of France.' });
+      const correction: Correction = { from: 'capitl', to: 'capit', similarity: 0.6 };
+      expect(evidence('capitl of France', [capitals]).score).toBe(0.5);
+      expect(evidence('capitl of France', [capitals], [correction]).score).toBe(1);
+    });
+
+    it('does not count "capital" corrected to "cap" at low similarity', () => {
+      const capToCap: Correction = { from: 'capit', to: 'cap', similarity: 0.3 };
+      expect(evidence('What is the capital of France?', [retries], [capToCap])).toEqual({
+        score: 0,
+        best: null,
+      });
+    });
+
+    it('counts the same correction once it is close enough (the threshold is 0.45)', () => {
+      const query = 'What is the capital of France?';
+      expect(evidence(query, [retries], [{ from: 'capit', to: 'cap', similarity: 0.44 }]).score).toBe(0);
+      expect(evidence(query, [retries], [{ from: 'capit', to: 'cap', similarity: 0.45 }])).toEqual({
+        score: 0.5,
+        best: retries,
+      });
+    });
+
+    it('ignores a correction of a word the question does not contain', () => {
+      expect(evidence('belief state', [beliefs], [pomp]).score).toBe(1);
+      expect(evidence('retry policy', [beliefs], [pomp])).toEqual({ score: 0, best: null });
+    });
+  });
+});
