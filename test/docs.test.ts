@@ -23,4 +23,9 @@ describe('configuration documentation', () => {
     expect(firstScreen).toContain('pnpm start');
     expect(firstScreen).toContain('pnpm test');
   });
+
+  it('shows the GraphQL schema exactly as the server loads it', () => {
+    const schema = read('apps/api/src/graphql/schema.graphql').trim();
+    expect(read('README.md')).toContain(`\`\`\`graphql\n${schema}\n\`\`\``);
+  });
 });
