@@ -3,3 +3,4 @@ export type { SyntheticCorpusOptions } from './synthetic-corpus.js';
 export { syntheticGraph } from './synthetic-graph.js';
 export type { SyntheticGraphOptions } from './synthetic-graph.js';
 export { naiveWriter } from './naive-writer.js';
+export { openScratchDatabase } from './scratch-database.js';

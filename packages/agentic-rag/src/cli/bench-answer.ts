@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { PostgresSql, type Sql } from '../db/index.js';
+import { openScratchDatabase } from '../bench/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { buildContext } from '../retrieve/index.js';
 import { mean, percentile } from '../eval/index.js';
@@ -71,7 +71,7 @@ async function main(): Promise<number> {
   const questions = await loadQuestions(values.questions);
   const log = (line: string) => process.stderr.write(`${line}\n`);
 
-  const sql = await openBenchDatabase(serverUrl);
+  const sql = await openScratchDatabase(serverUrl, DATABASE, 10);
   const runtime = await createRuntime({ config: { ...config, AGENTIC_RAG_CACHE: true }, sql });
   const rows: Row[] = [];
   try {
@@ -203,16 +203,6 @@ async function loadQuestions(file: string | undefined): Promise<string[]> {
     return questions;
   }
   throw new RagError(ErrorCode.NOT_FOUND, 'no question set found');
-}
-
-async function openBenchDatabase(serverUrl: string): Promise<Sql> {
-  const admin = new PostgresSql({ connectionString: serverUrl, maxConnections: 1 });
-  const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
-  if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${DATABASE}`);
-  await admin.close();
-  const url = new URL(serverUrl);
-  url.pathname = `/${DATABASE}`;
-  return new PostgresSql({ connectionString: url.toString(), maxConnections: 10 });
 }
 
 runCli(main);

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { seededRandom, syntheticGraph } from '../bench/index.js';
-import { PgliteSql, PostgresSql, type Sql } from '../db/index.js';
+import { openScratchDatabase, seededRandom, syntheticGraph } from '../bench/index.js';
+import { PgliteSql } from '../db/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { PostgresGraphStore } from '../graph/index.js';
 import { mean, percentile } from '../eval/index.js';
@@ -92,7 +92,7 @@ async function main(): Promise<number> {
     const scratch = await mkdtemp(path.join(os.tmpdir(), 'rag-bench-graph-'));
     const sql =
       backend === 'postgres'
-        ? await openBenchDatabase(serverUrl!)
+        ? await openScratchDatabase(serverUrl!, BENCH_DATABASE)
         : await PgliteSql.open({ dataDir: scratch });
     try {
       const runtime = await createRuntime({ config: { ...config, NEO4J_URI: undefined }, sql });
@@ -149,16 +149,6 @@ async function main(): Promise<number> {
     );
   }
   return EXIT.ok;
-}
-
-async function openBenchDatabase(serverUrl: string): Promise<Sql> {
-  const admin = new PostgresSql({ connectionString: serverUrl, maxConnections: 1 });
-  const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [BENCH_DATABASE]);
-  if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${BENCH_DATABASE}`);
-  await admin.close();
-  const url = new URL(serverUrl);
-  url.pathname = `/${BENCH_DATABASE}`;
-  return new PostgresSql({ connectionString: url.toString(), maxConnections: 4 });
 }
 
 /** One single-chunk document per source (mentions need chunk rows), then its graph facts. */

@@ -2,8 +2,8 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { writeSyntheticCorpus } from '../bench/index.js';
-import { PgliteSql, PostgresSql, type Sql } from '../db/index.js';
+import { openScratchDatabase, writeSyntheticCorpus } from '../bench/index.js';
+import { PgliteSql, type Sql } from '../db/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { mean, percentile } from '../eval/index.js';
 import type { RetrieveOptions } from '../retrieve/index.js';
@@ -81,13 +81,7 @@ async function main(): Promise<number> {
     const scratch = await mkdtemp(path.join(os.tmpdir(), 'rag-bench-search-'));
     let sql: Sql;
     if (backend === 'postgres') {
-      const admin = new PostgresSql({ connectionString: serverUrl!, maxConnections: 1 });
-      const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [BENCH_DATABASE]);
-      if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${BENCH_DATABASE}`);
-      await admin.close();
-      const url = new URL(serverUrl!);
-      url.pathname = `/${BENCH_DATABASE}`;
-      sql = new PostgresSql({ connectionString: url.toString(), maxConnections: 4 });
+      sql = await openScratchDatabase(serverUrl!, BENCH_DATABASE);
     } else {
       sql = await PgliteSql.open({ dataDir: path.join(scratch, 'pglite') });
     }

@@ -130,17 +130,7 @@ export class IngestPipeline {
 
   async ingestSources(options: IngestSourcesOptions): Promise<IngestSummary> {
     const started = performance.now();
-    const summary: IngestSummary = {
-      workspaceId: options.workspaceId,
-      files: 0,
-      documents: { added: 0, updated: 0, unchanged: 0, removed: 0, skipped: 0, failed: 0 },
-      chunks: 0,
-      tokens: 0,
-      seconds: 0,
-      chunksPerSecond: 0,
-      corpusVersion: 0,
-      failures: [],
-    };
+    const summary = emptySummary(options.workspaceId);
     const fail = (failure: IngestFailure) => {
       summary.failures.push(failure);
       summary.documents.failed++;
@@ -260,17 +250,7 @@ export class IngestPipeline {
     signal?: AbortSignal,
   ): Promise<IngestSummary> {
     const started = performance.now();
-    const summary: IngestSummary = {
-      workspaceId,
-      files: 0,
-      documents: { added: 0, updated: 0, unchanged: 0, removed: 0, skipped: 0, failed: 0 },
-      chunks: 0,
-      tokens: 0,
-      seconds: 0,
-      chunksPerSecond: 0,
-      corpusVersion: 0,
-      failures: [],
-    };
+    const summary = emptySummary(workspaceId);
     const fail = (failure: IngestFailure) => {
       summary.failures.push(failure);
       summary.documents.failed++;
@@ -440,6 +420,20 @@ export class IngestPipeline {
     const facts = mergeFacts(document.facts ? [document.facts, ...extracted] : extracted);
     return toSourceGraph(workspaceId, document.sourcePath, facts, chunks);
   }
+}
+
+function emptySummary(workspaceId: string): IngestSummary {
+  return {
+    workspaceId,
+    files: 0,
+    documents: { added: 0, updated: 0, unchanged: 0, removed: 0, skipped: 0, failed: 0 },
+    chunks: 0,
+    tokens: 0,
+    seconds: 0,
+    chunksPerSecond: 0,
+    corpusVersion: 0,
+    failures: [],
+  };
 }
 
 async function loadFile(file: DiscoveredFile, sourcePath: string): Promise<LoadResult> {
