@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Provision the local services CI needs: PostgreSQL (with pgvector + pg_trgm) and Redis.
+# Provision what CI needs: PostgreSQL (with pgvector + pg_trgm), Redis and a headless Chromium.
 # Idempotent: a second run only probes the services and the test database.
 set -euo pipefail
 
@@ -120,4 +120,24 @@ psql_ -d "$TEST_DB" -q -v ON_ERROR_STOP=1 \
   -c "SELECT '[1,2,3]'::vector <-> '[1,2,4]'::vector" >/dev/null
 log "vector extension version: $(psql_ -d "$TEST_DB" -Atc "SELECT extversion FROM pg_extension WHERE extname='vector'")"
 log "test database: postgres://postgres@$PGHOST:$PGPORT/$TEST_DB"
+
+# --- 5. Chromium (the GraphQL explorer's browser test drives it headless) -----
+# Debian's build, not Playwright's own download: CI reaches only npm and Debian.
+CHROMIUM=/usr/bin/chromium
+if [ -x "$CHROMIUM" ]; then
+  log "chromium already installed: $("$CHROMIUM" --version 2>/dev/null || echo "$CHROMIUM")"
+else
+  export DEBIAN_FRONTEND=noninteractive
+  APT=(apt-get -q -o DPkg::Lock::Timeout=120)
+  if ! ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1 \
+     || apt-cache policy chromium | grep -q 'Candidate: (none)'; then
+    log "apt lists missing or stale: apt-get update"; "${APT[@]}" update
+  fi
+  log "installing chromium"
+  "${APT[@]}" install -y --no-install-recommends chromium \
+    || { log "install failed, retrying after apt-get update"; "${APT[@]}" update; \
+         "${APT[@]}" install -y --no-install-recommends chromium; }
+  [ -x "$CHROMIUM" ] || die "chromium installed but $CHROMIUM is missing"
+  log "chromium installed: $("$CHROMIUM" --version 2>/dev/null || echo "$CHROMIUM")"
+fi
 log "done"

@@ -341,6 +341,11 @@ describe('GraphQL API over HTTP', () => {
     } finally {
       await limited.close();
     }
+    // Introspection is left to graphql-js's own depth rule, which still refuses a recursive one.
+    const recursive = await api.graphql(
+      '{ __schema { types { fields { type { fields { type { fields { type { fields { name } } } } } } } } } }',
+    );
+    expect(recursive.errors![0]!.message).toBe('Maximum introspection depth exceeded');
     const costly = await api.graphql(
       `{ documents(workspaceId: "${ws}", first: 100) { edges { node { chunks(first: 500) { text } } } } }`,
     );

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { ErrorCode, metricsRegistry, toRagError, type RagRuntime } from '@agentic-rag/core';
+import { handleExplorer } from './explorer/index.js';
 import { BodyTooLarge, createGraphql, MalformedBody } from './graphql/apollo.js';
 import { sendError, sendJson } from './http-errors.js';
 
@@ -10,7 +11,7 @@ export interface ApiState {
 }
 
 /**
- * The HTTP surface: GraphQL at /graphql, Prometheus at /metrics, liveness and readiness for
+ * The HTTP surface: GraphQL at /graphql with an offline explorer at /explorer, Prometheus at /metrics, liveness and readiness for
  * orchestrators. REST search is mounted on this same server by the agent-integration work.
  */
 export async function createApi(
@@ -20,6 +21,7 @@ export async function createApi(
   const graphql = await createGraphql(runtime);
 
   const route = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    if (handleExplorer(request, response)) return;
     const url = new URL(request.url ?? '/', 'http://localhost');
     const method = request.method ?? 'GET';
     if (url.pathname === '/graphql' && (method === 'POST' || method === 'GET')) {

@@ -106,6 +106,12 @@ class Walk {
   depth(selectionSet: SelectionSetNode, seen: Set<string>): number {
     let deepest = 0;
     for (const field of this.fields(selectionSet, seen)) {
+      // __schema and __type are switched by Apollo's `introspection` and bounded by graphql-js's
+      // own MaxIntrospectionDepthRule; an explorer's introspection query nests 15 levels.
+      if (field.name.value.startsWith('__')) {
+        deepest = Math.max(deepest, 1);
+        continue;
+      }
       const below = field.selectionSet ? this.depth(field.selectionSet, seen) : 0;
       deepest = Math.max(deepest, 1 + below);
     }

@@ -1,0 +1,69 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ErrorCode } from '@agentic-rag/core';
+import { sendError } from '../http-errors.js';
+import { loadExplorerAssets, type ExplorerAssets } from './assets.js';
+import { ASSETS_PATH, EXPLORER_CSP, EXPLORER_PATH, renderExplorerPage } from './page.js';
+
+interface Explorer {
+  assets: ExplorerAssets;
+  page: Buffer;
+}
+
+let explorer: Explorer | undefined;
+
+/** Read on first use (about 1.6 MB), then served from memory. */
+function loadExplorer(): Explorer {
+  if (!explorer) {
+    const assets = loadExplorerAssets();
+    explorer = { assets, page: Buffer.from(renderExplorerPage(assets)) };
+  }
+  return explorer;
+}
+
+/**
+ * A GraphQL explorer (GraphiQL) that needs no internet: `GET /explorer` is the page and
+ * `GET /explorer/assets/<name>` its scripts and styles, read from installed npm packages. Only the names
+ * in the asset allowlist are served, so no path reaches the file system. The page queries /graphql on
+ * the same origin.
+ *
+ * It is served in production too, but there Apollo turns introspection off (see graphql/apollo.ts):
+ * queries still run, while GraphiQL's docs, autocompletion and validation have no schema to work from.
+ *
+ * Returns false, having written nothing, for every request that is not a GET or HEAD under /explorer.
+ */
+export function handleExplorer(request: IncomingMessage, response: ServerResponse): boolean {
+  const method = request.method ?? 'GET';
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  const { pathname } = new URL(request.url ?? '/', 'http://localhost');
+  if (pathname === EXPLORER_PATH || pathname === `${EXPLORER_PATH}/`) {
+    const { page } = loadExplorer();
+    send(response, method, page, {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-cache',
+      'content-security-policy': EXPLORER_CSP,
+      'referrer-policy': 'no-referrer',
+    });
+    return true;
+  }
+  if (!pathname.startsWith(ASSETS_PATH)) return false;
+  const asset = loadExplorer().assets.byName.get(pathname.slice(ASSETS_PATH.length));
+  if (!asset) {
+    sendError(response, ErrorCode.NOT_FOUND, `no explorer asset at ${pathname}`);
+    return true;
+  }
+  send(response, method, asset.body, {
+    'content-type': asset.contentType,
+    // The name changes whenever the content does (package version or content hash).
+    'cache-control': 'public, max-age=31536000, immutable',
+  });
+  return true;
+}
+
+function send(response: ServerResponse, method: string, body: Buffer, headers: Record<string, string>): void {
+  response.writeHead(200, {
+    ...headers,
+    'content-length': body.length,
+    'x-content-type-options': 'nosniff',
+  });
+  response.end(method === 'HEAD' ? undefined : body);
+}

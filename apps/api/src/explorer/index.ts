@@ -1,0 +1,1 @@
+export { handleExplorer } from './handle-explorer.js';

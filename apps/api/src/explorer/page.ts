@@ -1,0 +1,50 @@
+import type { ExplorerAssets } from './assets.js';
+
+export const EXPLORER_PATH = '/explorer';
+export const ASSETS_PATH = `${EXPLORER_PATH}/assets/`;
+
+/**
+ * Everything the page loads comes from this origin; fonts and GraphiQL's few icons are data: URIs inside
+ * its stylesheet. No inline script or style: React sets styles through the CSSOM, which CSP allows.
+ */
+export const EXPLORER_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** The explorer's HTML. Asset names are generated, never user input, so they need no escaping. */
+export function renderExplorerPage(assets: ExplorerAssets): string {
+  const styles = assets.styles.map(
+    (asset) => `    <link rel="stylesheet" href="${ASSETS_PATH}${asset.name}" />`,
+  );
+  // `defer` runs the scripts in document order once the #graphiql element exists.
+  const scripts = assets.scripts.map(
+    (asset) => `    <script defer src="${ASSETS_PATH}${asset.name}"></script>`,
+  );
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '  <head>',
+    '    <meta charset="utf-8" />',
+    '    <meta name="viewport" content="width=device-width, initial-scale=1" />',
+    '    <title>agentic-rag GraphQL explorer</title>',
+    // An empty icon, so the browser does not ask the API for /favicon.ico.
+    '    <link rel="icon" href="data:," />',
+    ...styles,
+    ...scripts,
+    '  </head>',
+    '  <body>',
+    '    <div id="graphiql">Loading the GraphQL explorer…</div>',
+    '    <noscript>The GraphQL explorer needs JavaScript.</noscript>',
+    '  </body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
