@@ -11,6 +11,8 @@ export type {
   WriteStatus,
 } from './corpus-store.js';
 export { addToStatistics } from './statistics.js';
+export { citableChunks } from './citable-chunks.js';
+export type { CitableChunk } from './citable-chunks.js';
 export { JobStore } from './jobs.js';
 export type { JobRecord, JobStatus } from './jobs.js';
 export { assertWorkspaceId } from './workspace-id.js';

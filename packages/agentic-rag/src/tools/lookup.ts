@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Sql } from '../db/index.js';
 import { entityKey, NUMBERED_ENTITY_TYPES, type GraphStore } from '../graph/index.js';
 import { extractIdentifiers } from '../retrieve/index.js';
+import { citableChunks, type CitableChunk } from '../store/index.js';
 import type { Tool } from './tool.js';
 
 const lookupInput = z.object({
@@ -19,15 +20,7 @@ const lookupInput = z.object({
 export interface LookupResult {
   entity: { id: string; type: string; number: string; title: string | null; definedBy: string | null };
   /** The chunk that defines it (`**Algorithm 3.2.**` or its heading), when one does. */
-  definition: {
-    sourceId: string;
-    chunkId: string;
-    title: string | null;
-    url: string | null;
-    text: string;
-    startOffset: number;
-    endOffset: number;
-  } | null;
+  definition: CitableChunk | null;
 }
 
 /**
@@ -90,31 +83,7 @@ async function definingChunk(
   chunkIds: readonly string[],
 ): Promise<LookupResult['definition']> {
   if (chunkIds.length === 0) return null;
-  const result = await sql.query<{
-    source_path: string;
-    chunk_id: string;
-    title: string | null;
-    url: string | null;
-    text: string;
-    start_offset: number;
-    end_offset: number;
-  }>(
-    `SELECT d.source_path, c.chunk_id, d.title, d.url, c.text, c.start_offset, c.end_offset
-     FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id
-     WHERE d.workspace_id = $1 AND c.chunk_id = ANY($2::text[])
-     ORDER BY d.source_path, c.chunk_index`,
-    [workspaceId, [...chunkIds]],
-  );
+  const chunks = await citableChunks(sql, workspaceId, { chunkIds });
   const strong = extractIdentifiers(name)[0]?.strong;
-  const row = result.rows.find((candidate) => strong?.test(candidate.text)) ?? result.rows[0];
-  if (!row) return null;
-  return {
-    sourceId: row.source_path,
-    chunkId: row.chunk_id,
-    title: row.title,
-    url: row.url,
-    text: row.text,
-    startOffset: row.start_offset,
-    endOffset: row.end_offset,
-  };
+  return chunks.find((chunk) => strong?.test(chunk.text)) ?? chunks[0] ?? null;
 }

@@ -1,21 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Correction } from '../../retrieve/index.js';
-import type { Source } from '../sources.js';
+import { source } from '../source-fixture.js';
 import { evidence } from './evidence.js';
-
-function source(fields: Partial<Source> & Pick<Source, 'sourceId' | 'text'>): Source {
-  return {
-    chunkId: `${fields.sourceId}#0`,
-    title: null,
-    url: null,
-    startOffset: 0,
-    endOffset: fields.text.length,
-    score: 0.5,
-    rank: 0,
-    origin: 'primary',
-    ...fields,
-  };
-}
 
 const beliefs = source({
   sourceId: 'textbook/ch19-beliefs.md',

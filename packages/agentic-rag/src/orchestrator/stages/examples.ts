@@ -1,4 +1,5 @@
 import type { Sql } from '../../db/index.js';
+import { citableChunks } from '../../store/index.js';
 import type { Source } from '../sources.js';
 
 const MARKER = 'Example request body:';
@@ -23,34 +24,10 @@ export async function requestExamples(
   ].slice(0, limit);
   if (operations.length === 0) return [];
   const have = new Set(sources.map((source) => source.chunkId));
-  const result = await sql.query<{
-    source_path: string;
-    chunk_id: string;
-    title: string | null;
-    url: string | null;
-    text: string;
-    start_offset: number;
-    end_offset: number;
-  }>(
-    `SELECT d.source_path, c.chunk_id, d.title, d.url, c.text, c.start_offset, c.end_offset
-     FROM rag_documents d JOIN rag_chunks c ON c.document_id = d.id
-     WHERE d.workspace_id = $1 AND d.source_path = ANY($2::text[]) AND strpos(c.text, $3) > 0
-     ORDER BY array_position($2::text[], d.source_path), c.chunk_index`,
-    [workspaceId, operations, MARKER],
-  );
+  const found = await citableChunks(sql, workspaceId, { sourcePaths: operations, containing: MARKER });
   const rank = sources.length;
-  return result.rows
-    .filter((row) => !have.has(row.chunk_id))
-    .map((row, index) => ({
-      sourceId: row.source_path,
-      chunkId: row.chunk_id,
-      title: row.title,
-      url: row.url,
-      text: row.text,
-      startOffset: row.start_offset,
-      endOffset: row.end_offset,
-      score: 0,
-      rank: rank + index,
-      origin: 'reference' as const,
-    }));
+  return found
+    .filter((chunk) => !have.has(chunk.chunkId))
+    .sort((left, right) => operations.indexOf(left.sourceId) - operations.indexOf(right.sourceId))
+    .map((chunk, index) => ({ ...chunk, score: 0, rank: rank + index, origin: 'reference' as const }));
 }

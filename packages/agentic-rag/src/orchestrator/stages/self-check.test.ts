@@ -1,21 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Source } from '../sources.js';
+import { source } from '../source-fixture.js';
 import { citationMarkers, selfCheck } from './self-check.js';
 import { extractiveAnswer } from './synthesize.js';
-
-function source(fields: Partial<Source> & Pick<Source, 'sourceId' | 'text'>): Source {
-  return {
-    chunkId: `${fields.sourceId}#0`,
-    title: null,
-    url: null,
-    startOffset: 0,
-    endOffset: fields.text.length,
-    score: 0.5,
-    rank: 0,
-    origin: 'primary',
-    ...fields,
-  };
-}
 
 const exampleBody = '```json\n{ "name": "Rotterdam depot", "timezone": "Europe/Amsterdam" }\n```';
 const createLocation = source({

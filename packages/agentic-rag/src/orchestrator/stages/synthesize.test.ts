@@ -1,20 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Source } from '../sources.js';
+import { source } from '../source-fixture.js';
 import { extractiveAnswer, withCitation, type Synthesis } from './synthesize.js';
-
-function source(fields: Partial<Source> & Pick<Source, 'sourceId' | 'text'>): Source {
-  return {
-    chunkId: `${fields.sourceId}#0`,
-    title: null,
-    url: null,
-    startOffset: 0,
-    endOffset: fields.text.length,
-    score: 0.5,
-    rank: 0,
-    origin: 'primary',
-    ...fields,
-  };
-}
 
 /** [n, chunkId, quote] per citation: short enough to assert whole. */
 const citations = (synthesis: Synthesis) =>
