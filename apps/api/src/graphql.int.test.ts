@@ -22,9 +22,11 @@ interface GraphqlResponse<T = Data> {
 async function startApi(env: Record<string, string> = {}) {
   const backend = testBackends().at(-1)!;
   const sql = await backend.open();
+  // Ingestion inline: the queue plane has its own tests (queue/*.int.test.ts).
   const config = loadConfig({
     ...process.env,
     AGENTIC_RAG_INGEST_ON_START: 'false',
+    AGENTIC_RAG_INGEST_MODE: 'inline',
     LOG_LEVEL: 'silent',
     ...env,
   });
@@ -275,13 +277,16 @@ describe('GraphQL API over HTTP', () => {
   it('ingests inline documents as a recorded job, then searches them', async () => {
     const result = await api.graphql(
       `mutation { ingestDocuments(input: {workspaceId: "${ws}", documents: [{id: "uploads/yard.md", content: "# Yard\\n\\nTrailer yard slots are numbered Y1 to Y40."}]}) {
-        job { id kind status } summary { documents { added } failures { sourceId code } } } }`,
+        mode jobs { id kind status } summary { documents { added } failures { sourceId code } } } }`,
     );
+    expect(result.data!.ingestDocuments.mode).toBe('inline');
     expect(result.data!.ingestDocuments.summary.documents.added).toBe(1);
-    const job = await api.graphql(`{ job(id: "${result.data!.ingestDocuments.job.id}") { status kind } }`);
+    const job = await api.graphql(
+      `{ job(id: "${result.data!.ingestDocuments.jobs[0].id}") { status kind } }`,
+    );
     expect(job.data!.job).toEqual({ status: 'completed', kind: 'ingest-documents' });
     const escape = await api.graphql(
-      `mutation { ingestDocuments(input: {workspaceId: "${ws}", paths: ["../../etc"]}) { job { id } } }`,
+      `mutation { ingestDocuments(input: {workspaceId: "${ws}", paths: ["../../etc"]}) { mode } }`,
     );
     expect(escape.errors![0]!.extensions!.code).toBe('BAD_USER_INPUT');
   });

@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   const logger = createJsonLogger({ level: config.LOG_LEVEL, write: (line) => process.stdout.write(line) });
   logger.info('starting', { event: 'api-starting', config: redactConfig(config) });
 
-  const runtime = await createRuntime({ config, logger });
+  const runtime = await createRuntime({ config, logger, queue: true });
   const { server, state, stop: stopGraphql } = await createApi(runtime);
   try {
     await new Promise<void>((resolve, reject) => {

@@ -14,3 +14,4 @@ export * from './llm/index.js';
 export * from './tools/index.js';
 export * from './cache/index.js';
 export * from './orchestrator/index.js';
+export * from './queue/index.js';

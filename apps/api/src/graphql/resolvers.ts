@@ -81,7 +81,7 @@ function corpusPath(runtime: RagRuntime, requested: string): string {
   return resolved;
 }
 
-/** Runs an ingestion as a recorded job (inline: the queue plane takes this over when it exists). */
+/** Runs an ingestion now, recorded as a job (the inline mode). */
 async function ingestJob(
   runtime: RagRuntime,
   workspaceId: string,
@@ -94,7 +94,8 @@ async function ingestJob(
     const summary = await work();
     await runtime.jobs.finish(id, { result: summary });
     return {
-      job: await runtime.jobs.get(id),
+      mode: 'inline',
+      jobs: [await runtime.jobs.get(id)],
       summary: {
         ...summary,
         failures: summary.failures.map((failure) => ({ ...failure, sourceId: failure.sourcePath })),
@@ -104,6 +105,19 @@ async function ingestJob(
     await runtime.jobs.finish(id, { error: (error as Error).message });
     throw error;
   }
+}
+
+/** The queue mode: one job per file or inline document, returned as queued. */
+async function queueJobs(runtime: RagRuntime, ids: readonly string[]) {
+  const jobs = await Promise.all(ids.map((id) => runtime.jobs.get(id)));
+  return { mode: 'queue', jobs: jobs.filter(Boolean), summary: null };
+}
+
+function queueOf(runtime: RagRuntime) {
+  if (!runtime.queue) {
+    throw new RagError(ErrorCode.INVALID_INPUT, 'there is no job queue on this deployment (set REDIS_URL)');
+  }
+  return runtime.queue;
 }
 
 function jsonLiteral(node: ValueNode): unknown {
@@ -249,6 +263,20 @@ export const resolvers = {
     async job(_: unknown, args: Args, context: ApiContext) {
       return enabled(context).jobs.get(String(args.id));
     },
+
+    async deadLetters(_: unknown, args: Args, context: ApiContext) {
+      const letters = await queueOf(enabled(context)).listDeadLetters(
+        intArgument(args.limit ?? 100, 'limit', 1, 1000),
+      );
+      return letters.map((letter) => ({
+        ...letter,
+        workspaceId: letter.payload.workspaceId,
+        document:
+          letter.payload.source.type === 'file'
+            ? letter.payload.source.relativePath
+            : letter.payload.source.id,
+      }));
+    },
   },
 
   Document: {
@@ -285,6 +313,14 @@ export const resolvers = {
         throw new RagError(ErrorCode.INVALID_INPUT, 'give paths or documents to ingest');
       }
       const sources = paths.map((requested) => corpusPath(runtime, requested));
+      if (runtime.queue) {
+        const ids: string[] = [];
+        for (const source of sources)
+          ids.push(...(await runtime.queue.enqueueFolder(workspaceId, source)).ids);
+        for (const document of documents)
+          ids.push(await runtime.queue.enqueueInline(workspaceId, document.id, document.content));
+        return queueJobs(runtime, ids);
+      }
       return ingestJob(
         runtime,
         workspaceId,
@@ -320,6 +356,15 @@ export const resolvers = {
           };
         },
       );
+    },
+
+    async retryDeadLetters(_: unknown, args: Args, context: ApiContext) {
+      const ids = Array.isArray(args.ids) ? (args.ids as string[]) : undefined;
+      return queueOf(enabled(context)).retryDeadLetters(ids);
+    },
+
+    async purgeDeadLetters(_: unknown, _args: Args, context: ApiContext) {
+      return queueOf(enabled(context)).purgeDeadLetters();
     },
 
     async deleteDocument(_: unknown, args: Args, context: ApiContext) {

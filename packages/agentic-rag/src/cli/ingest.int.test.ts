@@ -21,7 +21,7 @@ function run(script: string, args: string[], env: Record<string, string | undefi
   return new Promise((resolve, reject) => {
     const clean = { ...process.env };
     for (const key of Object.keys(clean))
-      if (/^(DATABASE_URL|RAG_|AGENTIC_RAG_|CHUNK_|LOG_LEVEL)/.test(key)) delete clean[key];
+      if (/^(DATABASE_URL|REDIS_URL|RAG_|AGENTIC_RAG_|CHUNK_|LOG_LEVEL)/.test(key)) delete clean[key];
     const child = spawn(
       process.execPath,
       ['--import', TSX_LOADER, path.join(REPO, 'packages/agentic-rag/src/cli', script), ...args],

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
-import { createRuntime } from '../runtime/index.js';
-import { assertWorkspaceId } from '../store/index.js';
+import { ErrorCode, RagError } from '../errors/index.js';
+import { createRuntime, type RagRuntime } from '../runtime/index.js';
+import { assertWorkspaceId, unfinishedIngests } from '../store/index.js';
 import type { IngestSummary } from '../ingest/index.js';
 import { cliConfig, cliLogger, EXIT, formatNumber, runCli } from './cli-support.js';
 import { ProgressBar } from './progress-bar.js';
@@ -15,7 +16,13 @@ Options:
                     which defaults to ./simulated_ingestion)
   --workspace ID    workspace to ingest into (default: AGENTIC_RAG_WORKSPACE, "demo")
   --prune           delete documents previously ingested from the same directory whose files
-                    (or records) no longer exist
+                    (or records) no longer exist (inline only)
+  --queue           enqueue one job per file for the workers (pnpm worker) and return; the
+                    default when REDIS_URL is set (AGENTIC_RAG_INGEST_MODE=auto)
+  --inline          ingest in this process even when REDIS_URL is set
+  --wait            with the queue: wait for the jobs, with a progress bar
+  --resume          with the queue: put dead-lettered documents back on the queue and list
+                    documents whose last ingest stopped before it stored them
   --json            print the summary as one JSON object on stdout instead of text
   --quiet           no progress bar and no log lines
   --verbose         log at LOG_LEVEL (default: warnings only) as JSON lines on stderr
@@ -33,6 +40,10 @@ async function main(): Promise<number> {
       source: { type: 'string', multiple: true },
       workspace: { type: 'string' },
       prune: { type: 'boolean', default: false },
+      queue: { type: 'boolean', default: false },
+      inline: { type: 'boolean', default: false },
+      wait: { type: 'boolean', default: false },
+      resume: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       quiet: { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
@@ -49,7 +60,25 @@ async function main(): Promise<number> {
   const workspaceId = values.workspace ?? config.AGENTIC_RAG_WORKSPACE;
   assertWorkspaceId(workspaceId);
   const sources = values.source ?? [config.AGENTIC_RAG_CORPUS_DIR];
-  const runtime = await createRuntime({ config, logger });
+  if (values.queue && values.inline)
+    throw new RagError(ErrorCode.INVALID_INPUT, '--queue and --inline exclude each other');
+  const mode = values.inline ? 'inline' : values.queue ? 'queue' : config.AGENTIC_RAG_INGEST_MODE;
+  const runtime = await createRuntime({
+    config: { ...config, AGENTIC_RAG_INGEST_MODE: mode },
+    logger,
+    queue: true,
+  });
+  if (runtime.queue) {
+    try {
+      return await enqueue(runtime, workspaceId, sources, values);
+    } finally {
+      await runtime.close();
+    }
+  }
+  if (values.wait || values.resume) {
+    await runtime.close();
+    throw new RagError(ErrorCode.INVALID_INPUT, '--wait and --resume need the queue (REDIS_URL, or --queue)');
+  }
   const showProgress = !values.quiet && !values.json;
   const bar = new ProgressBar({ label: 'ingest' });
   try {
@@ -94,3 +123,48 @@ function printSummary(summary: IngestSummary, sources: readonly string[]): void 
 }
 
 runCli(main);
+
+/** Queue mode: one job per file, then (with --wait) a progress bar until every job ends. */
+async function enqueue(
+  runtime: RagRuntime,
+  workspaceId: string,
+  sources: readonly string[],
+  options: { json: boolean; quiet: boolean; wait: boolean; resume: boolean },
+): Promise<number> {
+  const queue = runtime.queue!;
+  const say = (line: string) => {
+    if (!options.quiet && !options.json) console.log(line);
+  };
+  const ids: string[] = [];
+  if (options.resume) {
+    const retried = await queue.retryDeadLetters();
+    ids.push(...retried);
+    say(`resume: ${retried.length} dead-lettered document jobs back on the queue`);
+    for (const record of await unfinishedIngests(runtime.sql, workspaceId)) {
+      say(`  unfinished: ${record.sourcePath} stopped after ${record.stage} (${record.updatedAt})`);
+    }
+  } else {
+    for (const source of sources) {
+      const { ids: queued, failures } = await queue.enqueueFolder(workspaceId, source);
+      ids.push(...queued);
+      say(
+        `queued ${queued.length} files of ${source}${failures > 0 ? ` (${failures} unreadable, skipped)` : ''}`,
+      );
+    }
+  }
+  if (!options.wait) {
+    if (options.json) console.log(JSON.stringify({ workspaceId, queued: ids }));
+    else
+      say(`${ids.length} jobs queued on "${runtime.config.AGENTIC_RAG_QUEUE_NAME}"; pnpm worker runs them`);
+    return EXIT.ok;
+  }
+  const bar = new ProgressBar({ label: 'jobs' });
+  const showProgress = !options.quiet && !options.json;
+  const result = await queue.waitFor(ids, (done, total, dead) => {
+    if (showProgress) bar.update(done, total, dead > 0 ? `${dead} dead` : '');
+  });
+  if (showProgress) bar.finish();
+  if (options.json) console.log(JSON.stringify({ workspaceId, jobs: ids.length, ...result }));
+  else say(`${result.completed} completed, ${result.dead} dead-lettered (pnpm rag:jobs dlq list)`);
+  return result.dead > 0 ? EXIT.failed : EXIT.ok;
+}

@@ -88,6 +88,11 @@ export const configSchema = z.object({
     .describe('a queue name: letters, digits, _ - (max 64)'),
   AGENTIC_RAG_JOB_ATTEMPTS: int(3, 1, 50),
   AGENTIC_RAG_JOB_BACKOFF_MS: int(5000, 0, 3_600_000),
+  AGENTIC_RAG_WORKER_CONCURRENCY: int(2, 1, 64),
+  AGENTIC_RAG_INGEST_MODE: z
+    .enum(['auto', 'inline', 'queue'])
+    .default('auto')
+    .describe('one of auto (queue when REDIS_URL is set), inline, queue'),
 
   HYBRID_VECTOR_WEIGHT: weight(0.5),
   HYBRID_LEXICAL_WEIGHT: weight(0.35),
@@ -132,6 +137,10 @@ export const configSchema = z.object({
   RAG_EMBEDDER_TIMEOUT_MS: int(30_000, 100, 600_000),
   RAG_EMBEDDER_MAX_RETRIES: int(4, 0, 10),
   RAG_EMBEDDER_SEND_DIMENSIONS: bool(false),
+  RAG_EMBEDDING_CACHE: z
+    .enum(['auto', 'on', 'off'])
+    .default('auto')
+    .describe('one of auto (on for remote embedders), on, off'),
 
   RAG_LLM: z.enum(['offline', 'openai']).default('offline').describe('one of offline, openai'),
   RAG_LLM_BASE_URL: url(['http', 'https']),

@@ -5,3 +5,4 @@ export { OpenAiCompatibleEmbedder } from './openai-compatible.js';
 export type { OpenAiCompatibleEmbedderOptions } from './openai-compatible.js';
 export { createEmbedder } from './create-embedder.js';
 export { wordsOf, stem, STOPWORDS, identifierParts } from './text-features.js';
+export { CachingEmbedder } from './caching.js';

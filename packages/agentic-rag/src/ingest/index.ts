@@ -10,6 +10,8 @@ export { IngestPipeline } from './pipeline.js';
 export type {
   DocumentOutcome,
   IngestFailure,
+  IngestStage,
+  StageEvent,
   IngestPipelineOptions,
   IngestStore,
   IngestProgress,

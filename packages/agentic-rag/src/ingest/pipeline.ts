@@ -33,6 +33,21 @@ export interface IngestPipelineOptions {
    * $ref graph) go to the knowledge graph with the document. None: no graph facts are written.
    */
   extractors?: readonly EntityExtractor[];
+  /**
+   * Told as each document passes a stage, so a queue can record how far a document got. Parsing
+   * and chunking are cheap and deterministic; the embedder (with its cache) is what a retry must
+   * not pay for twice.
+   */
+  onStage?: (event: StageEvent) => Promise<void> | void;
+}
+
+export type IngestStage = 'parsed' | 'chunked' | 'embedded' | 'graph-extracted' | 'stored';
+
+export interface StageEvent {
+  workspaceId: string;
+  sourcePath: string;
+  contentHash: string;
+  stage: IngestStage;
 }
 
 export interface IngestSourcesOptions {
@@ -307,6 +322,41 @@ export class IngestPipeline {
     return summary;
   }
 
+  /**
+   * One file of a folder, with the identity a whole-folder ingest gives it (`<folder>/<path>`):
+   * the unit of work of a queued ingest.
+   */
+  async ingestFile(
+    workspaceId: string,
+    root: string,
+    relativePath: string,
+    signal?: AbortSignal,
+  ): Promise<IngestSummary> {
+    const started = performance.now();
+    const summary = emptySummary(workspaceId);
+    const label = path.basename(path.resolve(root));
+    const sourceFile = `${label}/${relativePath}`;
+    const loaded = await loadFile(
+      { absolutePath: path.join(path.resolve(root), relativePath), relativePath },
+      sourceFile,
+    );
+    for (const failure of loaded.failures) {
+      summary.failures.push(failure);
+      summary.documents.failed++;
+    }
+    for (const document of loaded.documents) {
+      const outcome = await this.ingestDocument(workspaceId, label, document, signal);
+      summary.documents[outcome.status]++;
+      summary.chunks += outcome.chunks;
+      summary.tokens += outcome.tokens;
+    }
+    summary.files = 1;
+    summary.corpusVersion = (await this.options.store.stats(workspaceId)).corpusVersion;
+    summary.seconds = (performance.now() - started) / 1000;
+    summary.chunksPerSecond = summary.seconds > 0 ? summary.chunks / summary.seconds : 0;
+    return summary;
+  }
+
   /** Chunks, embeds and stores one loaded document, unless it is already stored unchanged. */
   async ingestDocument(
     workspaceId: string,
@@ -321,6 +371,14 @@ export class IngestPipeline {
       return { status: 'unchanged', chunks: 0, tokens: 0 };
     }
 
+    const stage = async (name: IngestStage) =>
+      this.options.onStage?.({
+        workspaceId,
+        sourcePath: document.sourcePath,
+        contentHash: hash,
+        stage: name,
+      });
+    await stage('parsed');
     const chunks = chunkText(document.text, document.blocks, {
       tokenizer: this.tokenizer,
       maxTokens: this.options.maxTokens,
@@ -332,6 +390,7 @@ export class IngestPipeline {
       await store.deleteDocuments(workspaceId, [document.sourcePath]);
       return { status: 'removed', chunks: 0, tokens: 0 };
     }
+    await stage('chunked');
     const toCodePoint = codePointOffsets(document.text);
     // The title and heading trail go into what is embedded (not into the stored text): a chunk
     // that says "returns 404" should still be found by a question about its endpoint.
@@ -342,6 +401,7 @@ export class IngestPipeline {
       purpose: 'document',
       ...(signal ? { signal } : {}),
     });
+    await stage('embedded');
     const tokens = chunks.reduce((total, chunk) => total + chunk.tokenCount, 0);
     const chunkIds = chunks.map((chunk) =>
       stableChunkId(workspaceId, document.sourcePath, chunk.index, chunk.text),
@@ -352,6 +412,7 @@ export class IngestPipeline {
       chunks.map((chunk, index) => ({ chunkId: chunkIds[index]!, start: chunk.start, end: chunk.end })),
       signal,
     );
+    await stage('graph-extracted');
     const result = await store.writeDocument(
       {
         workspaceId,
@@ -386,6 +447,7 @@ export class IngestPipeline {
       },
       signal,
     );
+    await stage('stored');
     this.logger.debug('document ingested', {
       event: 'document-ingested',
       workspaceId,

@@ -1,7 +1,7 @@
 import { PostgresAnswerCache, RedisAnswerCache, type AnswerCache } from '../cache/index.js';
 import type { Config } from '../config/index.js';
 import { migrate, openSql, type Sql } from '../db/index.js';
-import { createEmbedder, type Embedder } from '../embed/index.js';
+import { CachingEmbedder, createEmbedder, DeterministicEmbedder, type Embedder } from '../embed/index.js';
 import {
   Neo4jGraphStore,
   NumberedEntityExtractor,
@@ -12,8 +12,9 @@ import {
 import { IngestPipeline } from '../ingest/index.js';
 import { createLlm, type Llm } from '../llm/index.js';
 import { RagOrchestrator } from '../orchestrator/index.js';
+import { IngestQueue } from '../queue/index.js';
 import { createRetriever, type HybridRetriever } from '../retrieve/index.js';
-import { CorpusStore, JobStore } from '../store/index.js';
+import { CorpusStore, JobStore, recordIngestStage } from '../store/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import { calcTool, HttpFetchTool, lookupTool, ToolRouter } from '../tools/index.js';
 
@@ -34,6 +35,8 @@ export interface RagRuntime {
   cache: AnswerCache | null;
   orchestrator: RagOrchestrator;
   jobs: JobStore;
+  /** The ingest queue when ingestion goes through workers (AGENTIC_RAG_INGEST_MODE), else null. */
+  queue: IngestQueue | null;
   close(): Promise<void>;
 }
 
@@ -43,6 +46,13 @@ export interface CreateRuntimeOptions {
   /** Use this database instead of opening one from the config (tests, benchmarks). */
   sql?: Sql;
   embedder?: Embedder;
+  /** Record how far each document's ingest got (rag_ingest_stages): the queue worker does. */
+  recordStages?: boolean;
+  /**
+   * Connect the ingest queue when AGENTIC_RAG_INGEST_MODE sends ingestion through it (the API and
+   * rag:ingest); other commands never open a queue connection.
+   */
+  queue?: boolean;
 }
 
 /** Opens the database, applies pending migrations and checks the embedder fits the schema. */
@@ -52,9 +62,15 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
   const sql = options.sql ?? (await openSql(config));
   let graph: GraphStore | null = null;
   let cache: AnswerCache | null = null;
+  let queue: IngestQueue | null = null;
   try {
     await migrate(sql, { logger });
-    const embedder = options.embedder ?? createEmbedder(config, logger);
+    const base = options.embedder ?? createEmbedder(config, logger);
+    // Remote embeddings cost money and time: remember them, so a retried job does not pay twice.
+    const cacheEmbeddings =
+      config.RAG_EMBEDDING_CACHE === 'on' ||
+      (config.RAG_EMBEDDING_CACHE === 'auto' && !(base instanceof DeterministicEmbedder));
+    const embedder = cacheEmbeddings ? new CachingEmbedder(base, sql) : base;
     graph = config.NEO4J_URI
       ? await Neo4jGraphStore.open({
           uri: config.NEO4J_URI,
@@ -72,6 +88,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
       overlapTokens: config.CHUNK_OVERLAP_TOKENS,
       extractors: [new OfflineEntityExtractor(), new NumberedEntityExtractor()],
       logger,
+      ...(options.recordStages ? { onStage: (event) => recordIngestStage(sql, event) } : {}),
     });
     const retriever = createRetriever(config, sql, embedder, logger, graph);
     const llm = createLlm(config, {
@@ -99,6 +116,12 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
         ? new RedisAnswerCache(cacheUrl)
         : new PostgresAnswerCache(sql);
     const orchestrator = new RagOrchestrator({ config, sql, retriever, graph, llm, tools, cache, logger });
+    const jobs = new JobStore(sql);
+    const queued =
+      options.queue === true &&
+      (config.AGENTIC_RAG_INGEST_MODE === 'queue' ||
+        (config.AGENTIC_RAG_INGEST_MODE === 'auto' && config.REDIS_URL !== undefined));
+    queue = queued ? new IngestQueue(config, jobs) : null;
     return {
       config,
       logger,
@@ -112,14 +135,17 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
       tools,
       cache,
       orchestrator,
-      jobs: new JobStore(sql),
+      jobs,
+      queue,
       close: async () => {
+        await queue?.close();
         await cache?.close();
         await graph!.close();
         if (!options.sql) await sql.close();
       },
     };
   } catch (error) {
+    await queue?.close();
     await cache?.close();
     await graph?.close();
     if (!options.sql) await sql.close();

@@ -13,6 +13,8 @@ export type {
 export { addToStatistics } from './statistics.js';
 export { citableChunks } from './citable-chunks.js';
 export type { CitableChunk } from './citable-chunks.js';
+export { recordIngestStage, unfinishedIngests } from './ingest-stages.js';
+export type { IngestStageRecord } from './ingest-stages.js';
 export { JobStore } from './jobs.js';
 export type { JobRecord, JobStatus } from './jobs.js';
 export { assertWorkspaceId } from './workspace-id.js';

@@ -68,6 +68,59 @@ export class JobStore {
     );
   }
 
+  /** A job handed to the queue; enqueueing the same job id again changes nothing. */
+  async queued(job: {
+    id: string;
+    kind: string;
+    workspaceId: string;
+    payload: unknown;
+    traceId?: string | null;
+  }): Promise<void> {
+    await this.sql.query(
+      `INSERT INTO rag_jobs (id, workspace_id, kind, idempotency_key, status, payload, trace_id)
+       VALUES ($1, $2, $3, $1, 'queued', $4, $5)
+       ON CONFLICT DO NOTHING`,
+      [job.id, job.workspaceId, job.kind, JSON.stringify(job.payload), job.traceId ?? null],
+    );
+  }
+
+  /** A worker took the job (again, after a crash or a retry: attempts says which time). */
+  async active(id: string, attempts: number): Promise<void> {
+    await this.sql.query(
+      `UPDATE rag_jobs SET status = 'active', attempts = $2, error = NULL, updated_at = now(),
+              started_at = coalesce(started_at, now())
+       WHERE id = $1`,
+      [id, attempts],
+    );
+  }
+
+  async progress(id: string, progress: number): Promise<void> {
+    await this.sql.query('UPDATE rag_jobs SET progress = $2, updated_at = now() WHERE id = $1', [
+      id,
+      progress,
+    ]);
+  }
+
+  /** An attempt failed: `queued` again when it will be retried, `dead` when it went to the DLQ. */
+  async attemptFailed(id: string, attempts: number, error: string, dead: boolean): Promise<void> {
+    await this.sql.query(
+      `UPDATE rag_jobs SET status = $2, attempts = $3, error = $4, updated_at = now(),
+              finished_at = CASE WHEN $2 = 'dead' THEN now() ELSE NULL END
+       WHERE id = $1`,
+      [id, dead ? 'dead' : 'queued', attempts, error],
+    );
+  }
+
+  /** A dead job put back on the queue: a fresh start. */
+  async requeue(id: string): Promise<void> {
+    await this.sql.query(
+      `UPDATE rag_jobs SET status = 'queued', attempts = 0, error = NULL, progress = 0, updated_at = now(),
+              started_at = NULL, finished_at = NULL
+       WHERE id = $1`,
+      [id],
+    );
+  }
+
   async get(id: string): Promise<JobRecord | null> {
     const result = await this.sql.query<JobRow>('SELECT * FROM rag_jobs WHERE id = $1', [id]);
     const row = result.rows[0];

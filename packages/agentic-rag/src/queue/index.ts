@@ -1,0 +1,7 @@
+export { deadLetterQueueName, IngestQueue } from './ingest-queue.js';
+export type { DeadLetter } from './ingest-queue.js';
+export { documentOf, idempotencyKey, ingestDocumentPayload, JOB_KINDS, sha256 } from './payloads.js';
+export type { IngestDocumentPayload } from './payloads.js';
+export { assertNoEviction, queueConnection } from './redis.js';
+export { startIngestWorker } from './worker.js';
+export type { IngestWorker, WorkerDeps } from './worker.js';

@@ -1,0 +1,165 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { context, propagation } from '@opentelemetry/api';
+import { Queue, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config/index.js';
+import { ErrorCode, RagError } from '../errors/index.js';
+import { discoverFiles } from '../ingest/index.js';
+import type { JobStore } from '../store/index.js';
+import { idempotencyKey, ingestDocumentPayload, sha256, type IngestDocumentPayload } from './payloads.js';
+import { queueConnection } from './redis.js';
+
+/** BullMQ forbids ':' in queue names, so the dead-letter queue is `<name>-dlq`. */
+export const deadLetterQueueName = (name: string) => `${name}-dlq`;
+
+export interface DeadLetter {
+  /** The failed job's id (its idempotency key). */
+  id: string;
+  payload: IngestDocumentPayload;
+  error: string;
+  attempts: number;
+  traceId: string | null;
+  failedAt: string;
+}
+
+/** The producer side: enqueue documents, watch them, inspect and re-drive the dead letters. */
+export class IngestQueue {
+  readonly queue: Queue;
+  readonly deadLetters: Queue;
+  private readonly connection: Redis;
+
+  constructor(
+    private readonly config: Config,
+    private readonly jobs: JobStore,
+    url = config.REDIS_URL,
+  ) {
+    if (!url) throw new RagError(ErrorCode.INVALID_CONFIG, 'the job queue needs REDIS_URL');
+    this.connection = queueConnection(url);
+    const name = config.AGENTIC_RAG_QUEUE_NAME;
+    this.queue = new Queue(name, {
+      connection: this.connection,
+      defaultJobOptions: {
+        attempts: config.AGENTIC_RAG_JOB_ATTEMPTS,
+        backoff: { type: 'exponential', delay: config.AGENTIC_RAG_JOB_BACKOFF_MS },
+        // Kept a day: while a job exists BullMQ treats its id as taken, which is what makes a
+        // duplicate enqueue a no-op; the handler's content-hash check covers the rest.
+        removeOnComplete: { age: 24 * 3600 },
+        removeOnFail: { age: 7 * 24 * 3600 },
+      },
+    });
+    this.deadLetters = new Queue(deadLetterQueueName(name), { connection: this.connection });
+  }
+
+  /** One job; the returned id is the same for the same document bytes however often it is called. */
+  async enqueue(payload: Omit<IngestDocumentPayload, 'trace' | 'kind'>): Promise<string> {
+    const trace: Record<string, string> = {};
+    propagation.inject(context.active(), trace);
+    const parsed = ingestDocumentPayload.parse({ ...payload, kind: 'ingest-document', trace });
+    const id = idempotencyKey(parsed);
+    await this.jobs.queued({
+      id,
+      kind: parsed.kind,
+      workspaceId: parsed.workspaceId,
+      payload: { ...parsed, source: summarize(parsed.source) },
+      traceId: trace.traceparent?.split('-')[1] ?? null,
+    });
+    await this.queue.add(parsed.kind, parsed, { jobId: id });
+    return id;
+  }
+
+  /** Every ingestible file of a folder, one job each; hashes are taken now, from the bytes. */
+  async enqueueFolder(workspaceId: string, folder: string): Promise<{ ids: string[]; failures: number }> {
+    const root = path.resolve(folder);
+    const discovered = await discoverFiles(root);
+    const ids: string[] = [];
+    for (const file of discovered.files) {
+      const bytes = await readFile(file.absolutePath);
+      ids.push(
+        await this.enqueue({
+          workspaceId,
+          source: { type: 'file', root, relativePath: file.relativePath },
+          contentHash: sha256(bytes),
+        }),
+      );
+    }
+    return { ids, failures: discovered.failures.length };
+  }
+
+  async enqueueInline(workspaceId: string, id: string, content: string): Promise<string> {
+    return this.enqueue({
+      workspaceId,
+      source: { type: 'inline', id, content },
+      contentHash: sha256(content),
+    });
+  }
+
+  /** Resolves when every job has completed or died; `onProgress` after each. */
+  async waitFor(
+    ids: readonly string[],
+    onProgress?: (done: number, total: number, failed: number) => void,
+    timeoutMs = 3_600_000,
+  ): Promise<{ completed: number; dead: number }> {
+    const deadline = Date.now() + timeoutMs;
+    let completed = 0;
+    let dead = 0;
+    const pending = new Set(ids);
+    while (pending.size > 0) {
+      for (const id of [...pending]) {
+        const record = await this.jobs.get(id);
+        if (record?.status === 'completed') completed++;
+        else if (record?.status === 'dead') dead++;
+        else continue;
+        pending.delete(id);
+        onProgress?.(completed + dead, ids.length, dead);
+      }
+      if (pending.size === 0) break;
+      if (Date.now() > deadline)
+        throw new RagError(ErrorCode.ABORTED, `${pending.size} jobs still unfinished`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    return { completed, dead };
+  }
+
+  async listDeadLetters(limit = 100): Promise<DeadLetter[]> {
+    const jobs = await this.deadLetters.getJobs(['waiting', 'delayed', 'prioritized'], 0, limit - 1);
+    return jobs.map((job: Job) => job.data as DeadLetter);
+  }
+
+  /**
+   * Puts dead letters back on the queue as fresh jobs (all, or the given ids). The original job
+   * is removed first, since its id is the idempotency key and BullMQ would treat it as taken.
+   */
+  async retryDeadLetters(ids?: readonly string[]): Promise<string[]> {
+    const letters = await this.listDeadLetters(10_000);
+    const chosen = ids ? letters.filter((letter) => ids.includes(letter.id)) : letters;
+    const retried: string[] = [];
+    for (const letter of chosen) {
+      await this.queue.remove(letter.id).catch(() => 0);
+      await this.jobs.requeue(letter.id);
+      await this.queue.add(letter.payload.kind, letter.payload, { jobId: letter.id });
+      await this.deadLetters.remove(letter.id);
+      retried.push(letter.id);
+    }
+    return retried;
+  }
+
+  async purgeDeadLetters(): Promise<number> {
+    const count = await this.deadLetters.count();
+    await this.deadLetters.drain(true);
+    return count;
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close();
+    await this.deadLetters.close();
+    await this.connection.quit().catch(() => this.connection.disconnect());
+  }
+}
+
+/** What rag_jobs keeps of the source: never a whole inline document. */
+function summarize(source: IngestDocumentPayload['source']) {
+  return source.type === 'file'
+    ? source
+    : { type: 'inline', id: source.id, bytes: Buffer.byteLength(source.content) };
+}

@@ -1,0 +1,140 @@
+import { context, propagation, SpanStatusCode, trace } from '@opentelemetry/api';
+import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { ErrorCode, toRagError } from '../errors/index.js';
+import type { Config } from '../config/index.js';
+import type { IngestPipeline, IngestSummary } from '../ingest/index.js';
+import type { JobStore } from '../store/index.js';
+import type { Logger } from '../telemetry/index.js';
+import { deadLetterQueueName, type DeadLetter } from './ingest-queue.js';
+import { ingestDocumentPayload, type IngestDocumentPayload } from './payloads.js';
+import { assertNoEviction, queueConnection } from './redis.js';
+
+const tracer = trace.getTracer('agentic-rag');
+
+/** Errors no retry can fix: the input itself is wrong. Straight to the dead-letter queue. */
+const UNRECOVERABLE: ReadonlySet<string> = new Set([
+  ErrorCode.INVALID_INPUT,
+  ErrorCode.PARSE_FAILED,
+  ErrorCode.UNSUPPORTED_FILE_TYPE,
+  ErrorCode.FILE_UNREADABLE,
+  ErrorCode.EMBEDDING_DIMENSION_MISMATCH,
+  ErrorCode.EMBEDDER_REQUEST_REJECTED,
+]);
+
+/** What a worker needs of the runtime (the same pipeline the inline mode uses). */
+export interface WorkerDeps {
+  config: Config;
+  logger: Logger;
+  jobs: JobStore;
+  pipeline: IngestPipeline;
+}
+
+export interface IngestWorker {
+  worker: Worker;
+  /** Stops taking jobs and waits for the running ones (SIGTERM): nothing is left half-written. */
+  close(): Promise<void>;
+}
+
+/**
+ * The worker side: BullMQ runs `ingest-document` jobs with the same pipeline the inline mode
+ * uses. A job that exhausts its attempts (or fails in a way no retry can fix) is copied to the
+ * dead-letter queue with its error, attempts and trace id before it fails; `rag_jobs` follows
+ * every transition. A worker killed mid-job leaves a stalled job that BullMQ hands to another
+ * worker; the document is written in one transaction, so the retry finds either nothing or the
+ * finished document, never half of it.
+ */
+export async function startIngestWorker(
+  runtime: WorkerDeps,
+  url = runtime.config.REDIS_URL,
+): Promise<IngestWorker> {
+  const { config, logger, jobs } = runtime;
+  if (!url) throw new Error('the worker needs REDIS_URL');
+  const connection = queueConnection(url);
+  await assertNoEviction(connection, logger);
+  const deadLetters = new Queue(deadLetterQueueName(config.AGENTIC_RAG_QUEUE_NAME), { connection });
+
+  const handle = async (job: Job): Promise<IngestSummary> => {
+    const parsed = ingestDocumentPayload.safeParse(job.data);
+    if (!parsed.success)
+      throw new UnrecoverableError(`invalid payload: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
+    const payload = parsed.data;
+    const attempt = job.attemptsMade + 1;
+    const parent = propagation.extract(context.active(), payload.trace);
+    return tracer.startActiveSpan(`job.${job.name}`, {}, parent, async (span) => {
+      span.setAttributes({
+        'rag.job_id': job.id!,
+        'rag.workspace': payload.workspaceId,
+        'rag.attempt': attempt,
+      });
+      await jobs.active(job.id!, attempt);
+      try {
+        const summary = await run(runtime, payload);
+        const failure = summary.failures[0];
+        if (failure) {
+          const error = new Error(`${failure.sourcePath}: [${failure.code}] ${failure.message}`);
+          throw UNRECOVERABLE.has(failure.code) ? new UnrecoverableError(error.message) : error;
+        }
+        await jobs.finish(job.id!, { result: summary });
+        return summary;
+      } catch (error) {
+        const ragError = toRagError(error);
+        const unrecoverable = error instanceof UnrecoverableError || UNRECOVERABLE.has(ragError.code);
+        const last = unrecoverable || attempt >= (job.opts.attempts ?? 1);
+        const message = error instanceof Error ? error.message : String(error);
+        if (last) {
+          const letter: DeadLetter = {
+            id: job.id!,
+            payload,
+            error: message,
+            attempts: attempt,
+            traceId: span.spanContext().traceId,
+            failedAt: new Date().toISOString(),
+          };
+          // Same id as the job: a crash between here and the failure cannot leave two letters.
+          await deadLetters.add('dead-letter', letter, { jobId: job.id! });
+        }
+        await jobs.attemptFailed(job.id!, attempt, message, last);
+        span.recordException(ragError);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: ragError.code });
+        logger.warn('job failed', {
+          event: 'job-failed',
+          jobId: job.id,
+          attempt,
+          dead: last,
+          code: ragError.code,
+        });
+        throw unrecoverable && !(error instanceof UnrecoverableError)
+          ? new UnrecoverableError(message)
+          : error;
+      } finally {
+        span.end();
+      }
+    });
+  };
+
+  const worker = new Worker(config.AGENTIC_RAG_QUEUE_NAME, handle, {
+    connection,
+    concurrency: config.AGENTIC_RAG_WORKER_CONCURRENCY,
+    // A killed worker's job is handed on after one stalled check; keep the lock short enough that
+    // the hand-over is quick and long enough for a large document.
+    lockDuration: 30_000,
+    stalledInterval: 15_000,
+    maxStalledCount: 2,
+  });
+  worker.on('error', (error) => logger.warn('worker error', { event: 'worker-error', error }));
+  return {
+    worker,
+    close: async () => {
+      await worker.close();
+      await deadLetters.close();
+      await connection.quit().catch(() => connection.disconnect());
+    },
+  };
+}
+
+async function run(runtime: WorkerDeps, payload: IngestDocumentPayload): Promise<IngestSummary> {
+  const { source } = payload;
+  return source.type === 'file'
+    ? runtime.pipeline.ingestFile(payload.workspaceId, source.root, source.relativePath)
+    : runtime.pipeline.ingestInline(payload.workspaceId, [{ id: source.id, content: source.content }]);
+}
