@@ -115,10 +115,10 @@ export async function startIngestWorker(
   const worker = new Worker(config.AGENTIC_RAG_QUEUE_NAME, handle, {
     connection,
     concurrency: config.AGENTIC_RAG_WORKER_CONCURRENCY,
-    // A killed worker's job is handed on after one stalled check; keep the lock short enough that
-    // the hand-over is quick and long enough for a large document.
-    lockDuration: 30_000,
-    stalledInterval: 15_000,
+    // A killed worker's lock lapses after lockDuration and the next stalled check hands its job
+    // to another worker; a live worker renews its lock every lockDuration / 2.
+    lockDuration: config.AGENTIC_RAG_JOB_LOCK_MS,
+    stalledInterval: Math.max(500, Math.floor(config.AGENTIC_RAG_JOB_LOCK_MS / 2)),
     maxStalledCount: 2,
   });
   worker.on('error', (error) => logger.warn('worker error', { event: 'worker-error', error }));
