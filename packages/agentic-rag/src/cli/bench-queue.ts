@@ -1,0 +1,215 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { openScratchDatabase, writeSyntheticCorpus } from '../bench/index.js';
+import { ErrorCode, RagError } from '../errors/index.js';
+import { IngestQueue } from '../queue/index.js';
+import { createRuntime, type RagRuntime } from '../runtime/index.js';
+import { cliConfig, EXIT, runCli } from './cli-support.js';
+import { ProgressBar } from './progress-bar.js';
+
+const HELP = `Usage: pnpm bench:queue [options]
+
+Ingestion of the same synthetic corpus three ways, each into an empty workspace: inline (this
+process, the baseline), and through the BullMQ queue with 1 and with 2 worker processes
+(pnpm worker, one job at a time each). Prints chunks/s and the queue's overhead per job
+((queued with 1 worker − inline) / jobs), then the enqueue cost alone.
+
+Options:
+  --documents N   Markdown files of 10 sections (about 10 chunks) each (default 200)
+  --json          print the results as JSON on stdout
+  -h, --help      show this help
+
+Needs REDIS_URL and BENCH_DATABASE_URL (or DATABASE_URL); runs in the scratch database
+"agentic_rag_bench_queue" on that server, on a queue of its own.`;
+
+const DATABASE = 'agentic_rag_bench_queue';
+const WORKER = fileURLToPath(new URL('../../../../apps/worker/src/main.ts', import.meta.url));
+const TSX = import.meta.resolve('tsx');
+
+interface Row {
+  mode: string;
+  workers: number;
+  documents: number;
+  chunks: number;
+  seconds: number;
+  chunksPerSecond: number;
+  overheadMsPerJob: number | null;
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      documents: { type: 'string', default: '200' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return EXIT.ok;
+  }
+  const config = cliConfig();
+  const serverUrl = config.BENCH_DATABASE_URL ?? config.DATABASE_URL;
+  if (!serverUrl || !config.REDIS_URL) {
+    throw new RagError(
+      ErrorCode.INVALID_INPUT,
+      'bench:queue needs REDIS_URL and BENCH_DATABASE_URL or DATABASE_URL',
+    );
+  }
+  const documents = Number(values.documents);
+  if (!Number.isInteger(documents) || documents < 1)
+    throw new RagError(ErrorCode.INVALID_INPUT, '--documents must be a positive integer');
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'rag-bench-queue-'));
+  const corpus = path.join(scratch, 'corpus');
+  await writeSyntheticCorpus({
+    directory: corpus,
+    documents,
+    sectionsPerDocument: 10,
+    wordsPerSection: 80,
+    seed: 9,
+  });
+  const sql = await openScratchDatabase(serverUrl, DATABASE);
+  const databaseUrl = new URL(serverUrl);
+  databaseUrl.pathname = `/${DATABASE}`;
+  const queueName = `bench-queue-${randomUUID().slice(0, 8)}`;
+  const benchConfig = {
+    ...config,
+    AGENTIC_RAG_QUEUE_NAME: queueName,
+    AGENTIC_RAG_INGEST_MODE: 'queue' as const,
+  };
+  const runtime = await createRuntime({ config: benchConfig, sql });
+  const queue = new IngestQueue(benchConfig, runtime.jobs);
+  const rows: Row[] = [];
+  try {
+    const inline = await measure(runtime, 'inline', 0, corpus, async (workspaceId) => {
+      const bar = new ProgressBar({ label: '  inline' });
+      await runtime.pipeline.ingestSources({
+        workspaceId,
+        sources: [corpus],
+        onProgress: (progress) => bar.update(progress.filesDone, progress.filesTotal, ''),
+      });
+      bar.finish();
+    });
+    rows.push(inline);
+    log(`bench:queue inline: ${inline.chunksPerSecond.toFixed(1)} chunks/s`);
+
+    for (const workers of [1, 2]) {
+      const processes = await Promise.all(
+        Array.from({ length: workers }, () =>
+          startWorker(databaseUrl.toString(), config.REDIS_URL!, queueName),
+        ),
+      );
+      try {
+        const row = await measure(runtime, 'queue', workers, corpus, async (workspaceId) => {
+          const { ids } = await queue.enqueueFolder(workspaceId, corpus);
+          const bar = new ProgressBar({ label: `  queue x${workers}` });
+          const result = await queue.waitFor(ids, (done, total) => bar.update(done, total, ''));
+          bar.finish();
+          if (result.dead > 0) throw new RagError(ErrorCode.INTERNAL, `${result.dead} jobs died`);
+        });
+        row.overheadMsPerJob = workers === 1 ? ((row.seconds - inline.seconds) * 1000) / documents : null;
+        rows.push(row);
+        log(`bench:queue ${workers} worker(s): ${row.chunksPerSecond.toFixed(1)} chunks/s`);
+      } finally {
+        await Promise.all(processes.map(stopWorker));
+      }
+    }
+
+    // Enqueueing alone: reading and hashing each file, a rag_jobs row and a Redis job.
+    const enqueueWorkspace = `bench-enqueue-${randomUUID().slice(0, 8)}`;
+    const started = performance.now();
+    const { ids } = await queue.enqueueFolder(enqueueWorkspace, corpus);
+    const enqueueMs = (performance.now() - started) / ids.length;
+    log(`bench:queue enqueue: ${enqueueMs.toFixed(2)} ms per job`);
+    await queue.queue.obliterate({ force: true });
+    await queue.deadLetters.obliterate({ force: true });
+
+    if (values.json) {
+      console.log(JSON.stringify({ documents, rows, enqueueMsPerJob: enqueueMs }));
+      return EXIT.ok;
+    }
+    console.log('\nmode     workers  documents  chunks  seconds  chunks/s  overhead ms/job');
+    for (const row of rows) {
+      console.log(
+        `${row.mode.padEnd(8)} ${String(row.workers).padStart(7)}  ${String(row.documents).padStart(9)}  ${String(row.chunks).padStart(6)}  ${row.seconds.toFixed(1).padStart(7)}  ${row.chunksPerSecond.toFixed(1).padStart(8)}  ${row.overheadMsPerJob === null ? '' : row.overheadMsPerJob.toFixed(1).padStart(15)}`,
+      );
+    }
+    console.log(`enqueue alone: ${enqueueMs.toFixed(2)} ms per job`);
+    return EXIT.ok;
+  } finally {
+    await queue.close();
+    await runtime.close();
+    await sql.close();
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** One run into a fresh workspace: the elapsed time and chunks stored. */
+async function measure(
+  runtime: RagRuntime,
+  mode: string,
+  workers: number,
+  corpus: string,
+  run: (workspaceId: string) => Promise<void>,
+): Promise<Row> {
+  const workspaceId = `bench-${mode}-${workers}`;
+  await runtime.sql.query('DELETE FROM rag_workspaces WHERE id = $1', [workspaceId]);
+  await runtime.sql.query('DELETE FROM rag_jobs WHERE workspace_id = $1', [workspaceId]);
+  const started = performance.now();
+  await run(workspaceId);
+  const seconds = (performance.now() - started) / 1000;
+  const stats = await runtime.store.stats(workspaceId);
+  return {
+    mode,
+    workers,
+    documents: stats.documents,
+    chunks: stats.chunks,
+    seconds,
+    chunksPerSecond: stats.chunks / seconds,
+    overheadMsPerJob: null,
+  };
+}
+
+async function startWorker(databaseUrl: string, redisUrl: string, queueName: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', TSX, WORKER], {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      AGENTIC_RAG_QUEUE_NAME: queueName,
+      AGENTIC_RAG_WORKER_CONCURRENCY: '1',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let output: string | null = '';
+    // Read stdout to the end: a full pipe would block the worker's logging and so its jobs.
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (output === null) return;
+      output += chunk.toString();
+      if (output.includes('"event":"worker-ready"')) {
+        output = null;
+        resolve();
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+  });
+  return child;
+}
+
+async function stopWorker(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+runCli(main);
