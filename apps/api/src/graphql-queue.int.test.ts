@@ -1,0 +1,118 @@
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import {
+  createRuntime,
+  loadConfig,
+  startIngestWorker,
+  type IngestWorker,
+  type RagRuntime,
+} from '@agentic-rag/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../test/backends.js';
+import { createApi } from './server.js';
+
+// Response shapes differ per query; the assertions are what check them.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Data = Record<string, any>;
+
+/** ingestDocuments through the real queue: Redis, a worker, Postgres (CI sets REDIS_URL). */
+describe.runIf(process.env.REDIS_URL)('GraphQL ingestion through the queue', () => {
+  let runtime: RagRuntime;
+  let worker: IngestWorker;
+  let url: string;
+  let close: () => Promise<void>;
+  const ws = uniqueWorkspace('gql-queue');
+
+  const graphql = async (query: string) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
+    return (await response.json()) as {
+      data: Data | null;
+      errors?: Array<{ extensions: { code: string } }>;
+    };
+  };
+  const settled = async (id: string) => {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const { data } = await graphql(`{ job(id: "${id}") { status attempts error } }`);
+      if (data!.job.status === 'completed' || data!.job.status === 'dead') return data!.job;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`job ${id} never settled`);
+  };
+
+  beforeAll(async () => {
+    const sql = await testBackends().at(-1)!.open();
+    const config = loadConfig({
+      ...process.env,
+      AGENTIC_RAG_QUEUE_NAME: `gql-${randomUUID().slice(0, 8)}`,
+      AGENTIC_RAG_INGEST_MODE: 'queue',
+      AGENTIC_RAG_JOB_ATTEMPTS: '2',
+      AGENTIC_RAG_JOB_BACKOFF_MS: '50',
+      LOG_LEVEL: 'silent',
+    });
+    runtime = await createRuntime({ config, sql, queue: true });
+    worker = await startIngestWorker(runtime);
+    const api = await createApi(runtime);
+    await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}/graphql`;
+    close = async () => {
+      await new Promise((resolve) => api.server.close(resolve));
+      await api.stop();
+      await worker.close();
+      await runtime.queue!.queue.obliterate({ force: true });
+      await runtime.queue!.deadLetters.obliterate({ force: true });
+      await dropWorkspace(runtime.sql, ws);
+      await runtime.close();
+      await sql.close();
+    };
+  });
+
+  afterAll(async () => {
+    await close();
+  });
+
+  it('queues a job per document, which a worker completes', async () => {
+    const { data } = await graphql(
+      `mutation { ingestDocuments(input: {workspaceId: "${ws}", documents: [{id: "notes/dock.md", content: "# Dock\\n\\nDock 7 is for refrigerated trailers."}]}) { mode summary { chunks } jobs { id status kind } } }`,
+    );
+    expect(data!.ingestDocuments).toMatchObject({ mode: 'queue', summary: null });
+    expect(data!.ingestDocuments.jobs).toEqual([
+      { id: expect.stringMatching(/^[0-9a-f]{64}$/), status: 'queued', kind: 'ingest-document' },
+    ]);
+    expect(await settled(data!.ingestDocuments.jobs[0].id)).toMatchObject({
+      status: 'completed',
+      attempts: 1,
+    });
+    const search = await graphql(
+      `{ search(input: {query: "refrigerated trailers dock", workspaceId: "${ws}", k: 1}) { hits { sourceId } } }`,
+    );
+    expect(search.data!.search.hits).toEqual([{ sourceId: 'notes/dock.md' }]);
+  });
+
+  it('dead-letters a document that can never load, lists it and can purge it', async () => {
+    const { data } = await graphql(
+      `mutation { ingestDocuments(input: {workspaceId: "${ws}", documents: [{id: "notes/broken.yaml", content: "a: [unclosed"}]}) { jobs { id } } }`,
+    );
+    const id = data!.ingestDocuments.jobs[0].id;
+    expect(await settled(id)).toMatchObject({
+      status: 'dead',
+      attempts: 1,
+      error: expect.stringContaining('PARSE_FAILED'),
+    });
+    const letters = await graphql('{ deadLetters { id document workspaceId attempts error } }');
+    expect(letters.data!.deadLetters).toEqual([
+      {
+        id,
+        document: 'notes/broken.yaml',
+        workspaceId: ws,
+        attempts: 1,
+        error: expect.stringContaining('PARSE_FAILED'),
+      },
+    ]);
+    expect((await graphql('mutation { purgeDeadLetters }')).data).toEqual({ purgeDeadLetters: 1 });
+    expect((await graphql('{ deadLetters { id } }')).data).toEqual({ deadLetters: [] });
+  });
+});
