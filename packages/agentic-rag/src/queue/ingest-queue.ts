@@ -49,6 +49,9 @@ export class IngestQueue {
       },
     });
     this.deadLetters = new Queue(deadLetterQueueName(name), { connection: this.connection });
+    // BullMQ prints (console.error) the errors of a Queue nobody listens to: a Redis restart would
+    // spray stack traces over the producer's output. Commands wait for the reconnect instead.
+    for (const queue of [this.queue, this.deadLetters]) queue.on('error', () => {});
   }
 
   /** One job; the returned id is the same for the same document bytes however often it is called. */

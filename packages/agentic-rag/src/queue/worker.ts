@@ -52,6 +52,9 @@ export async function startIngestWorker(
   const connection = queueConnection(url);
   await assertNoEviction(connection, logger);
   const deadLetters = new Queue(deadLetterQueueName(config.AGENTIC_RAG_QUEUE_NAME), { connection });
+  // BullMQ prints the errors of a Queue nobody listens to; the worker's listener below already
+  // reports this shared connection's errors, once.
+  deadLetters.on('error', () => {});
 
   const handle = async (job: Job): Promise<IngestSummary> => {
     const parsed = ingestDocumentPayload.safeParse(job.data);
@@ -66,8 +69,10 @@ export async function startIngestWorker(
         'rag.workspace': payload.workspaceId,
         'rag.attempt': attempt,
       });
-      await jobs.active(job.id!, attempt);
       try {
+        // Inside the try: an attempt that cannot even reach Postgres is still a logged, counted
+        // attempt, and the last one still goes to the dead-letter queue.
+        await jobs.active(job.id!, attempt);
         const summary = await run(runtime, payload);
         const failure = summary.failures[0];
         if (failure) {
@@ -93,7 +98,6 @@ export async function startIngestWorker(
           // Same id as the job: a crash between here and the failure cannot leave two letters.
           await deadLetters.add('dead-letter', letter, { jobId: job.id! });
         }
-        await jobs.attemptFailed(job.id!, attempt, message, last);
         span.recordException(ragError);
         span.setStatus({ code: SpanStatusCode.ERROR, message: ragError.code });
         logger.warn('job failed', {
@@ -103,6 +107,16 @@ export async function startIngestWorker(
           dead: last,
           code: ragError.code,
         });
+        // Bookkeeping that fails (Postgres down) must not replace the job's own error: BullMQ
+        // decides from it whether to retry.
+        await jobs.attemptFailed(job.id!, attempt, message, last).catch((bookkeeping: unknown) =>
+          logger.warn('cannot record the failed attempt', {
+            event: 'job-bookkeeping-failed',
+            jobId: job.id,
+            attempt,
+            error: toRagError(bookkeeping),
+          }),
+        );
         throw unrecoverable && !(error instanceof UnrecoverableError)
           ? new UnrecoverableError(message)
           : error;
