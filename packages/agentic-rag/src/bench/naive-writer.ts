@@ -16,6 +16,7 @@ export function naiveWriter(sql: Sql, store: CorpusStore): IngestStore {
     listDocuments: (workspaceId, sourceRoot) => store.listDocuments(workspaceId, sourceRoot),
     deleteDocuments: (workspaceId, sourcePaths) => store.deleteDocuments(workspaceId, sourcePaths),
     stats: (workspaceId) => store.stats(workspaceId),
+    corpusVersion: (workspaceId) => store.corpusVersion(workspaceId),
     async writeDocument(input: WriteDocumentInput): Promise<WriteDocumentResult> {
       await sql.query('INSERT INTO rag_workspaces (id) VALUES ($1) ON CONFLICT DO NOTHING', [
         input.workspaceId,

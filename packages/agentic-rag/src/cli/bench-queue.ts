@@ -15,9 +15,10 @@ import { ProgressBar } from './progress-bar.js';
 const HELP = `Usage: pnpm bench:queue [options]
 
 Ingestion of the same synthetic corpus three ways, each into an empty workspace: inline (this
-process, the baseline), and through the BullMQ queue with 1 and with 2 worker processes
-(pnpm worker, one job at a time each). Prints chunks/s and the queue's overhead per job
-((queued with 1 worker − inline) / jobs), then the enqueue cost alone.
+process, 4 documents in flight: the baseline), and through the BullMQ queue with 1 and with 2
+worker processes (pnpm worker, AGENTIC_RAG_WORKER_CONCURRENCY jobs at a time each, default 2).
+Prints chunks/s and the queue's overhead per job ((queued with 1 worker − inline) / jobs),
+then the enqueue cost alone.
 
 Options:
   --documents N   Markdown files of 10 sections (about 10 chunks) each (default 200)
@@ -184,7 +185,6 @@ async function startWorker(databaseUrl: string, redisUrl: string, queueName: str
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
       AGENTIC_RAG_QUEUE_NAME: queueName,
-      AGENTIC_RAG_WORKER_CONCURRENCY: '1',
       LOG_LEVEL: 'info',
     },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -16,7 +16,13 @@ import { cl100kTokenizer, type Tokenizer } from './tokenizer.js';
 /** What the pipeline needs of the store; the benchmark swaps in a naive writer here. */
 export type IngestStore = Pick<
   CorpusStore,
-  'documentState' | 'writeDocument' | 'listDocuments' | 'deleteDocuments' | 'stats' | 'withBulkLoad'
+  | 'documentState'
+  | 'writeDocument'
+  | 'listDocuments'
+  | 'deleteDocuments'
+  | 'stats'
+  | 'corpusVersion'
+  | 'withBulkLoad'
 >;
 
 export interface IngestPipelineOptions {
@@ -316,7 +322,7 @@ export class IngestPipeline {
         }
       }
     }
-    summary.corpusVersion = (await this.options.store.stats(workspaceId)).corpusVersion;
+    summary.corpusVersion = await this.options.store.corpusVersion(workspaceId);
     summary.seconds = (performance.now() - started) / 1000;
     summary.chunksPerSecond = summary.seconds > 0 ? summary.chunks / summary.seconds : 0;
     return summary;
@@ -351,7 +357,7 @@ export class IngestPipeline {
       summary.tokens += outcome.tokens;
     }
     summary.files = 1;
-    summary.corpusVersion = (await this.options.store.stats(workspaceId)).corpusVersion;
+    summary.corpusVersion = await this.options.store.corpusVersion(workspaceId);
     summary.seconds = (performance.now() - started) / 1000;
     summary.chunksPerSecond = summary.seconds > 0 ? summary.chunks / summary.seconds : 0;
     return summary;

@@ -395,6 +395,11 @@ export class CorpusStore {
     }));
   }
 
+  /** The workspace's corpus version alone (0 before its first write): one row, not a count. */
+  async corpusVersion(workspaceId: string): Promise<number> {
+    return currentVersion(this.sql, workspaceId);
+  }
+
   async stats(workspaceId: string): Promise<CorpusStats> {
     const result = await this.sql.query<{
       corpus_version: number | null;
