@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { configSchema } from '../packages/agentic-rag/src/index.js';
+import { configSchema, ErrorCode } from '../packages/agentic-rag/src/index.js';
 
 const read = (file: string) => readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
 const variables = Object.keys(configSchema.shape);
@@ -27,5 +27,10 @@ describe('configuration documentation', () => {
   it('shows the GraphQL schema exactly as the server loads it', () => {
     const schema = read('apps/api/src/graphql/schema.graphql').trim();
     expect(read('README.md')).toContain(`\`\`\`graphql\n${schema}\n\`\`\``);
+  });
+
+  it('lists every error code a client can receive', () => {
+    const readme = read('README.md');
+    expect(Object.values(ErrorCode).filter((code) => !readme.includes(`\`${code}\``))).toEqual([]);
   });
 });
