@@ -53,7 +53,7 @@ describe.runIf(process.env.REDIS_URL)('GraphQL ingestion through the queue', () 
       AGENTIC_RAG_JOB_BACKOFF_MS: '50',
       LOG_LEVEL: 'silent',
     });
-    runtime = await createRuntime({ config, sql, queue: true });
+    runtime = await createRuntime({ config, sql, queue: true, recordStages: true });
     worker = await startIngestWorker(runtime);
     const api = await createApi(runtime);
     await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
@@ -82,10 +82,15 @@ describe.runIf(process.env.REDIS_URL)('GraphQL ingestion through the queue', () 
     expect(data!.ingestDocuments.jobs).toEqual([
       { id: expect.stringMatching(/^[0-9a-f]{64}$/), status: 'queued', kind: 'ingest-document' },
     ]);
-    expect(await settled(data!.ingestDocuments.jobs[0].id)).toMatchObject({
-      status: 'completed',
-      attempts: 1,
-    });
+    const id = data!.ingestDocuments.jobs[0].id;
+    expect(await settled(id)).toMatchObject({ status: 'completed', attempts: 1 });
+    // Each stage was filed under the job, and moved its progress to the end.
+    const stages = await runtime.sql.query(
+      'SELECT source_path, stage, job_id FROM rag_ingest_stages WHERE workspace_id = $1',
+      [ws],
+    );
+    expect(stages.rows).toEqual([{ source_path: 'notes/dock.md', stage: 'stored', job_id: id }]);
+    expect((await runtime.queue!.queue.getJob(id))?.progress).toBe(1);
     const search = await graphql(
       `{ search(input: {query: "refrigerated trailers dock", workspaceId: "${ws}", k: 1}) { hits { sourceId } } }`,
     );

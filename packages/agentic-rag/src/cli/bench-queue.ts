@@ -9,7 +9,7 @@ import { openScratchDatabase, writeSyntheticCorpus } from '../bench/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { IngestQueue } from '../queue/index.js';
 import { createRuntime, type RagRuntime } from '../runtime/index.js';
-import { cliConfig, EXIT, runCli } from './cli-support.js';
+import { childEnvironment, cliConfig, EXIT, runCli } from './cli-support.js';
 import { ProgressBar } from './progress-bar.js';
 
 const HELP = `Usage: pnpm bench:queue [options]
@@ -180,13 +180,12 @@ async function measure(
 
 async function startWorker(databaseUrl: string, redisUrl: string, queueName: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', TSX, WORKER], {
-    env: {
-      ...process.env,
+    env: childEnvironment({
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
       AGENTIC_RAG_QUEUE_NAME: queueName,
       LOG_LEVEL: 'info',
-    },
+    }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {

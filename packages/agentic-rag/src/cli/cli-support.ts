@@ -11,6 +11,11 @@ export function loadDotEnv(): void {
   if (existsSync('.env')) process.loadEnvFile('.env');
 }
 
+/** The environment for a child process this command starts: ours, with some variables set. */
+export function childEnvironment(overrides: Record<string, string>): NodeJS.ProcessEnv {
+  return { ...process.env, ...overrides };
+}
+
 export function cliConfig(): Config {
   loadDotEnv();
   return loadConfig(process.env);

@@ -5,3 +5,5 @@ export type { IngestDocumentPayload } from './payloads.js';
 export { assertNoEviction, queueConnection } from './redis.js';
 export { startIngestWorker } from './worker.js';
 export type { IngestWorker, WorkerDeps } from './worker.js';
+export { runningJob, STAGE_PROGRESS } from './job-context.js';
+export type { RunningJob } from './job-context.js';

@@ -6,6 +6,7 @@ import type { IngestPipeline, IngestSummary } from '../ingest/index.js';
 import type { JobStore } from '../store/index.js';
 import type { Logger } from '../telemetry/index.js';
 import { deadLetterQueueName, type DeadLetter } from './ingest-queue.js';
+import { runningJob } from './job-context.js';
 import { ingestDocumentPayload, type IngestDocumentPayload } from './payloads.js';
 import { assertNoEviction, queueConnection } from './redis.js';
 
@@ -73,7 +74,10 @@ export async function startIngestWorker(
         // Inside the try: an attempt that cannot even reach Postgres is still a logged, counted
         // attempt, and the last one still goes to the dead-letter queue.
         await jobs.active(job.id!, attempt);
-        const summary = await run(runtime, payload);
+        const progress = async (fraction: number) => {
+          await Promise.all([job.updateProgress(fraction), jobs.progress(job.id!, fraction)]);
+        };
+        const summary = await runningJob.run({ id: job.id!, progress }, () => run(runtime, payload));
         const failure = summary.failures[0];
         if (failure) {
           const error = new Error(`${failure.sourcePath}: [${failure.code}] ${failure.message}`);

@@ -12,7 +12,7 @@ import {
 import { IngestPipeline } from '../ingest/index.js';
 import { createLlm, type Llm } from '../llm/index.js';
 import { RagOrchestrator } from '../orchestrator/index.js';
-import { IngestQueue } from '../queue/index.js';
+import { IngestQueue, runningJob, STAGE_PROGRESS } from '../queue/index.js';
 import { createRetriever, type HybridRetriever } from '../retrieve/index.js';
 import { CorpusStore, JobStore, recordIngestStage } from '../store/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
@@ -88,7 +88,16 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
       overlapTokens: config.CHUNK_OVERLAP_TOKENS,
       extractors: [new OfflineEntityExtractor(), new NumberedEntityExtractor()],
       logger,
-      ...(options.recordStages ? { onStage: (event) => recordIngestStage(sql, event) } : {}),
+      ...(options.recordStages
+        ? {
+            onStage: async (event) => {
+              // Inside a queued job, the stage is also the job's progress.
+              const job = runningJob.getStore();
+              await recordIngestStage(sql, event, job?.id ?? null);
+              await job?.progress(STAGE_PROGRESS[event.stage] ?? 0);
+            },
+          }
+        : {}),
     });
     const retriever = createRetriever(config, sql, embedder, logger, graph);
     const llm = createLlm(config, {

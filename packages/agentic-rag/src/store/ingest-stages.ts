@@ -12,13 +12,14 @@ export interface IngestStageRecord {
 export async function recordIngestStage(
   sql: SqlExecutor,
   event: { workspaceId: string; sourcePath: string; contentHash: string; stage: string },
+  jobId: string | null = null,
 ): Promise<void> {
   await sql.query(
-    `INSERT INTO rag_ingest_stages (workspace_id, source_path, content_hash, stage, updated_at)
-     VALUES ($1, $2, $3, $4, now())
+    `INSERT INTO rag_ingest_stages (workspace_id, source_path, content_hash, stage, job_id, updated_at)
+     VALUES ($1, $2, $3, $4, $5, now())
      ON CONFLICT (workspace_id, source_path) DO UPDATE
-       SET content_hash = excluded.content_hash, stage = excluded.stage, updated_at = now()`,
-    [event.workspaceId, event.sourcePath, event.contentHash, event.stage],
+       SET content_hash = excluded.content_hash, stage = excluded.stage, job_id = excluded.job_id, updated_at = now()`,
+    [event.workspaceId, event.sourcePath, event.contentHash, event.stage, jobId],
   );
 }
 
