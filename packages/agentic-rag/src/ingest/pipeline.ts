@@ -322,10 +322,7 @@ export class IngestPipeline {
         }
       }
     }
-    summary.corpusVersion = await this.options.store.corpusVersion(workspaceId);
-    summary.seconds = (performance.now() - started) / 1000;
-    summary.chunksPerSecond = summary.seconds > 0 ? summary.chunks / summary.seconds : 0;
-    return summary;
+    return this.finished(summary, started);
   }
 
   /**
@@ -357,7 +354,12 @@ export class IngestPipeline {
       summary.tokens += outcome.tokens;
     }
     summary.files = 1;
-    summary.corpusVersion = await this.options.store.corpusVersion(workspaceId);
+    return this.finished(summary, started);
+  }
+
+  /** Stamps a run's summary with the corpus version it left and its speed. */
+  private async finished(summary: IngestSummary, started: number): Promise<IngestSummary> {
+    summary.corpusVersion = await this.options.store.corpusVersion(summary.workspaceId);
     summary.seconds = (performance.now() - started) / 1000;
     summary.chunksPerSecond = summary.seconds > 0 ? summary.chunks / summary.seconds : 0;
     return summary;
