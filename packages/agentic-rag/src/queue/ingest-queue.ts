@@ -107,11 +107,18 @@ export class IngestQueue {
     let completed = 0;
     let dead = 0;
     const pending = new Set(ids);
-    while (pending.size > 0) {
+    for (let round = 0; pending.size > 0; round++) {
       for (const id of [...pending]) {
-        const record = await this.jobs.get(id);
-        if (record?.status === 'completed') completed++;
-        else if (record?.status === 'dead') dead++;
+        // Every 2 s, ask BullMQ too: a worker that lost Postgres cannot have recorded the end.
+        const status = (await this.jobs.get(id))?.status ?? null;
+        const settled =
+          status === 'completed' || status === 'dead'
+            ? status
+            : round % 10 === 9
+              ? await this.reconcile(id)
+              : null;
+        if (settled === 'completed') completed++;
+        else if (settled === 'dead') dead++;
         else continue;
         pending.delete(id);
         onProgress?.(completed + dead, ids.length, dead);
@@ -122,6 +129,27 @@ export class IngestQueue {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     return { completed, dead };
+  }
+
+  /**
+   * rag_jobs corrected from BullMQ for a job that ended without its worker being able to say so
+   * (Postgres unreachable on every attempt): completed, or dead with its dead letter's error.
+   */
+  async reconcile(id: string): Promise<'completed' | 'dead' | null> {
+    const state = await this.queue.getJobState(id);
+    if (state === 'completed') {
+      const job = await this.queue.getJob(id);
+      await this.jobs.finish(id, { result: job?.returnvalue ?? null });
+      return 'completed';
+    }
+    if (state === 'failed') {
+      const letter = await this.deadLetters.getJob(id);
+      if (!letter) return null;
+      const data = letter.data as DeadLetter;
+      await this.jobs.attemptFailed(id, data.attempts, data.error, true);
+      return 'dead';
+    }
+    return null;
   }
 
   async listDeadLetters(limit = 100): Promise<DeadLetter[]> {
