@@ -1,8 +1,15 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
   createRuntime,
+  idempotencyKey,
+  ingestDocumentPayload,
   loadConfig,
+  payloadSummary,
+  sha256,
   startIngestWorker,
   type IngestWorker,
   type RagRuntime,
@@ -119,5 +126,64 @@ describe.runIf(process.env.REDIS_URL)('GraphQL ingestion through the queue', () 
     ]);
     expect((await graphql('mutation { purgeDeadLetters }')).data).toEqual({ purgeDeadLetters: 1 });
     expect((await graphql('{ deadLetters { id } }')).data).toEqual({ deadLetters: [] });
+  });
+
+  it('resumes a document whose job was lost mid-ingest, and reports one that cannot be resumed', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'resume-'));
+    await writeFile(path.join(folder, 'gate.md'), '# Gate\n\nGate 4 closes at 22:00 for customs checks.\n');
+    const gate = `${path.basename(folder)}/gate.md`;
+    try {
+      // What a worker killed after embedding leaves behind when Redis then loses its jobs too:
+      // rag_jobs and rag_ingest_stages rows, no BullMQ job.
+      const payloads = [
+        { type: 'file', root: folder, relativePath: 'gate.md' },
+        { type: 'inline', id: 'notes/lost.md', content: '# Lost\n\nNever stored.\n' },
+      ].map((source) =>
+        ingestDocumentPayload.parse({
+          kind: 'ingest-document',
+          workspaceId: ws,
+          source,
+          contentHash: sha256(source.type),
+        }),
+      );
+      const ids = payloads.map((payload) => idempotencyKey(payload));
+      for (const [index, payload] of payloads.entries()) {
+        await runtime.jobs.queued({
+          id: ids[index]!,
+          kind: payload.kind,
+          workspaceId: ws,
+          payload: payloadSummary(payload),
+        });
+        await runtime.sql.query(
+          `INSERT INTO rag_ingest_stages (workspace_id, source_path, content_hash, stage, job_id)
+           VALUES ($1, $2, 'x', 'embedded', $3)`,
+          [ws, [gate, 'notes/lost.md'][index], ids[index]],
+        );
+      }
+      const { data } = await graphql(
+        `mutation { resumeIngest(workspaceId: "${ws}") { retried requeued unrecoverable { document reason } } }`,
+      );
+      // The file is read again: its job id is the one its bytes give.
+      const requeued = data!.resumeIngest.requeued as string[];
+      expect(data!.resumeIngest).toEqual({
+        retried: [],
+        requeued: [expect.stringMatching(/^[0-9a-f]{64}$/)],
+        unrecoverable: [
+          { document: 'notes/lost.md', reason: expect.stringContaining('send the document again') },
+        ],
+      });
+      expect(await settled(requeued[0]!)).toMatchObject({ status: 'completed' });
+      const search = await graphql(
+        `{ search(input: {query: "gate customs checks", workspaceId: "${ws}", k: 1}) { hits { sourceId } } }`,
+      );
+      expect(search.data!.search.hits).toEqual([{ sourceId: gate }]);
+      const stage = await runtime.sql.query(
+        'SELECT stage FROM rag_ingest_stages WHERE workspace_id = $1 AND source_path = $2',
+        [ws, gate],
+      );
+      expect(stage.rows).toEqual([{ stage: 'stored' }]);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -15,3 +15,4 @@ export * from './tools/index.js';
 export * from './cache/index.js';
 export * from './orchestrator/index.js';
 export * from './queue/index.js';
+export * from './hyde/index.js';

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import {
+  documentLabel,
   entityKey,
   ErrorCode,
   MAX_HOPS,
@@ -7,6 +8,7 @@ import {
   RagError,
   type RagRuntime,
   type StoredDocument,
+  unfinishedIngests,
 } from '@agentic-rag/core';
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 
@@ -271,10 +273,8 @@ export const resolvers = {
       return letters.map((letter) => ({
         ...letter,
         workspaceId: letter.payload.workspaceId,
-        document:
-          letter.payload.source.type === 'file'
-            ? letter.payload.source.relativePath
-            : letter.payload.source.id,
+        kind: letter.payload.kind,
+        document: documentLabel(letter.payload),
       }));
     },
   },
@@ -365,6 +365,12 @@ export const resolvers = {
 
     async purgeDeadLetters(_: unknown, _args: Args, context: ApiContext) {
       return queueOf(enabled(context)).purgeDeadLetters();
+    },
+
+    async resumeIngest(_: unknown, args: Args, context: ApiContext) {
+      const runtime = enabled(context);
+      const workspaceId = await existingWorkspace(runtime, args.workspaceId);
+      return queueOf(runtime).resume(workspaceId, await unfinishedIngests(runtime.sql, workspaceId));
     },
 
     async deleteDocument(_: unknown, args: Args, context: ApiContext) {

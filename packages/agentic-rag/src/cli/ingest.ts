@@ -21,8 +21,9 @@ Options:
                     default when REDIS_URL is set (AGENTIC_RAG_INGEST_MODE=auto)
   --inline          ingest in this process even when REDIS_URL is set
   --wait            with the queue: wait for the jobs, with a progress bar
-  --resume          with the queue: put dead-lettered documents back on the queue and list
-                    documents whose last ingest stopped before it stored them
+  --resume          with the queue: put the workspace's dead-lettered jobs back on the queue
+                    and enqueue again documents whose last ingest stopped before it stored
+                    them while no job is left to finish it
   --json            print the summary as one JSON object on stdout instead of text
   --quiet           no progress bar and no log lines
   --verbose         log at LOG_LEVEL (default: warnings only) as JSON lines on stderr
@@ -137,12 +138,16 @@ async function enqueue(
   };
   const ids: string[] = [];
   if (options.resume) {
-    const retried = await queue.retryDeadLetters();
-    ids.push(...retried);
-    say(`resume: ${retried.length} dead-lettered document jobs back on the queue`);
-    for (const record of await unfinishedIngests(runtime.sql, workspaceId)) {
+    const unfinished = await unfinishedIngests(runtime.sql, workspaceId);
+    const resumed = await queue.resume(workspaceId, unfinished);
+    ids.push(...resumed.retried, ...resumed.requeued);
+    say(
+      `resume: ${resumed.retried.length} dead-lettered jobs back on the queue, ${resumed.requeued.length} stuck documents enqueued again`,
+    );
+    for (const record of unfinished) {
       say(`  unfinished: ${record.sourcePath} stopped after ${record.stage} (${record.updatedAt})`);
     }
+    for (const lost of resumed.unrecoverable) say(`  cannot resume ${lost.document}: ${lost.reason}`);
   } else {
     for (const source of sources) {
       const { ids: queued, failures } = await queue.enqueueFolder(workspaceId, source);

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ErrorCode, RagError } from '../errors/index.js';
-import { IngestQueue } from '../queue/index.js';
+import { documentLabel, IngestQueue } from '../queue/index.js';
 import { createRuntime } from '../runtime/index.js';
 import { cliConfig, cliLogger, EXIT, runCli } from './cli-support.js';
 
@@ -59,8 +59,7 @@ async function main(): Promise<number> {
         const letters = await queue.listDeadLetters(1000);
         print(letters, () => {
           for (const letter of letters) {
-            const source = letter.payload.source;
-            const what = source.type === 'file' ? source.relativePath : source.id;
+            const what = `${letter.payload.kind} ${documentLabel(letter.payload)}`;
             console.log(
               `${letter.id.slice(0, 12)}  ${letter.failedAt}  attempts ${letter.attempts}  ${what}\n    ${letter.error}`,
             );

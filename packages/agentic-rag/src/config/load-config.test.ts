@@ -196,6 +196,10 @@ describe('loadConfig errors', () => {
       ['RAG_LLM_MODEL is required when RAG_LLM=openai'],
     ],
     [
+      { RAG_INGEST_HYDE: 'true' },
+      ['RAG_INGEST_HYDE=true needs a model to write the questions: set RAG_LLM=openai'],
+    ],
+    [
       { CHUNK_MAX_TOKENS: '100', CHUNK_OVERLAP_TOKENS: '100' },
       ['CHUNK_OVERLAP_TOKENS=100 is invalid: expected less than CHUNK_MAX_TOKENS (100)'],
     ],

@@ -90,6 +90,7 @@ export const configSchema = z.object({
   AGENTIC_RAG_JOB_BACKOFF_MS: int(5000, 0, 3_600_000),
   AGENTIC_RAG_WORKER_CONCURRENCY: int(2, 1, 64),
   AGENTIC_RAG_JOB_LOCK_MS: int(30_000, 1000, 3_600_000),
+  AGENTIC_RAG_STAGE_BATCH_SIZE: int(64, 1, 4096),
   AGENTIC_RAG_INGEST_MODE: z
     .enum(['auto', 'inline', 'queue'])
     .default('auto')
@@ -149,6 +150,8 @@ export const configSchema = z.object({
   RAG_LLM_API_KEY: z.string().optional().describe('a string'),
   RAG_LLM_TIMEOUT_MS: int(30_000, 100, 600_000),
   RAG_LLM_MAX_RETRIES: int(2, 0, 10),
+  RAG_INGEST_HYDE: bool(false),
+  RAG_INGEST_HYDE_QUESTIONS: int(3, 1, 10),
 });
 
 export type Config = Readonly<z.output<typeof configSchema>>;

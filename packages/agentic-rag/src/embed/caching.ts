@@ -47,4 +47,14 @@ export class CachingEmbedder implements Embedder {
       ...(tokens !== undefined ? { tokens } : {}),
     };
   }
+
+  async uncached(texts: readonly string[]): Promise<string[]> {
+    const hashes = texts.map((text) => createHash('sha256').update(text).digest('hex'));
+    const cached = await this.sql.query<{ text_hash: string }>(
+      'SELECT text_hash FROM rag_embedding_cache WHERE model = $1 AND text_hash = ANY($2::text[])',
+      [this.modelId, [...new Set(hashes)]],
+    );
+    const known = new Set(cached.rows.map((row) => row.text_hash));
+    return texts.filter((_, index) => !known.has(hashes[index]!));
+  }
 }

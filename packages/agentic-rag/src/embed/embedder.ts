@@ -19,4 +19,6 @@ export interface Embedder {
   readonly modelId: string;
   readonly dimensions: number;
   embed(options: EmbedOptions): Promise<EmbedResult>;
+  /** Present when a cache sits in front: the document texts it does not hold yet. */
+  uncached?(texts: readonly string[]): Promise<string[]>;
 }

@@ -33,6 +33,7 @@ export { toSourceGraph, type ChunkSpan } from './source-graph.js';
 export {
   NumberedEntityExtractor,
   NUMBERED_ENTITY_TYPES,
+  CachingExtractor,
   numberedEntityName,
   OfflineEntityExtractor,
   parseEntityReference,

@@ -9,6 +9,8 @@ export type { DiscoveredFile, Discovery } from './discover.js';
 export { IngestPipeline } from './pipeline.js';
 export type {
   DocumentOutcome,
+  DocumentSource,
+  PendingWork,
   IngestFailure,
   IngestStage,
   StageEvent,

@@ -2,10 +2,17 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ErrorCode, toRagError } from '../errors/index.js';
 import type { Embedder } from '../embed/index.js';
-import { mergeFacts, toSourceGraph, type EntityExtractor, type SourceGraph } from '../graph/index.js';
+import {
+  mergeFacts,
+  toSourceGraph,
+  type EntityExtractor,
+  type ExtractionInput,
+  type SourceGraph,
+} from '../graph/index.js';
+import type { QuestionWriter } from '../hyde/index.js';
 import type { CorpusStore, WriteStatus } from '../store/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
-import { chunkText } from './chunker.js';
+import { chunkText, type Chunk } from './chunker.js';
 import { contentHash, pipelineFingerprint, stableChunkId } from './content-hash.js';
 import { discoverFiles, type DiscoveredFile } from './discover.js';
 import { codePointOffsets } from './offsets.js';
@@ -39,6 +46,8 @@ export interface IngestPipelineOptions {
    * $ref graph) go to the knowledge graph with the document. None: no graph facts are written.
    */
   extractors?: readonly EntityExtractor[];
+  /** Ingest-side HyDE: questions per chunk, embedded with it. None: chunks are embedded as they are. */
+  questions?: QuestionWriter;
   /**
    * Told as each document passes a stage, so a queue can record how far a document got. Parsing
    * and chunking are cheap and deterministic; the embedder (with its cache) is what a retry must
@@ -101,6 +110,25 @@ export interface IngestSummary {
   failures: IngestFailure[];
 }
 
+/** One document to ingest: a file of a folder (with the identity a folder ingest gives it), or text. */
+export type DocumentSource =
+  { type: 'file'; root: string; relativePath: string } | { type: 'inline'; id: string; content: string };
+
+/**
+ * What a document's ingest still has to compute that a cache in front of the stage could hold:
+ * the work a queue may spread over workers before the document is written.
+ */
+export interface PendingWork {
+  sourcePath: string;
+  contentHash: string;
+  /** Chunk texts without questions yet. Questions are part of what is embedded, so they come first. */
+  questions: string[];
+  /** Texts to embed that the embedding cache lacks (empty while questions are pending). */
+  embeddings: string[];
+  /** The extractors' input, when some extractor's facts for it are not cached. */
+  extraction: ExtractionInput | null;
+}
+
 export interface DocumentOutcome {
   status: WriteStatus | 'removed' | 'skipped';
   chunks: number;
@@ -146,6 +174,7 @@ export class IngestPipeline {
       embedder: options.embedder.modelId,
       dimensions: options.embedder.dimensions,
       extractors: (options.extractors ?? []).map((extractor) => extractor.name),
+      ...(options.questions ? { questions: options.questions.name } : {}),
     });
   }
 
@@ -278,40 +307,13 @@ export class IngestPipeline {
     };
     for (const { id, content } of documents) {
       signal?.throwIfAborted();
-      const sourcePath = id.replace(/\\/g, '/').replace(/^\/+/, '');
-      if (!sourcePath || sourcePath.split('/').some((segment) => segment === '..' || segment === '')) {
-        fail({
-          sourcePath: id,
-          code: ErrorCode.INVALID_INPUT,
-          message: 'document id must be a relative path without "..": notes/faq.md',
-        });
-        continue;
-      }
-      const loader = loaderFor(sourcePath);
-      if (!loader) {
-        fail({
-          sourcePath,
-          code: ErrorCode.UNSUPPORTED_FILE_TYPE,
-          message: `unsupported file type "${path.extname(sourcePath) || '(none)'}" (supported: ${Object.keys(LOADERS).join(' ')})`,
-        });
-        continue;
-      }
-      let loaded: LoadResult;
-      try {
-        loaded = loader({ sourcePath, text: normalizeText(content) });
-      } catch (error) {
-        fail({
-          sourcePath,
-          code: ErrorCode.PARSE_FAILED,
-          message: `cannot parse: ${(error as Error).message}`,
-        });
-        continue;
-      }
+      const { loaded, sourceRoot } = loadInline(id, content);
       loaded.failures.forEach(fail);
+      if (sourceRoot === null) continue;
       summary.files++;
       for (const document of loaded.documents) {
         try {
-          const outcome = await this.ingestDocument(workspaceId, sourcePath.split('/')[0]!, document, signal);
+          const outcome = await this.ingestDocument(workspaceId, sourceRoot, document, signal);
           summary.documents[outcome.status]++;
           summary.chunks += outcome.chunks;
           summary.tokens += outcome.tokens;
@@ -387,25 +389,18 @@ export class IngestPipeline {
         stage: name,
       });
     await stage('parsed');
-    const chunks = chunkText(document.text, document.blocks, {
-      tokenizer: this.tokenizer,
-      maxTokens: this.options.maxTokens,
-      overlapTokens: this.options.overlapTokens,
-    });
+    const chunks = this.chunksOf(document);
     if (chunks.length === 0) {
       // A file emptied since the last run takes its old chunks with it; a new empty one is skipped.
-      if (!state) return { status: 'skipped', chunks: 0, tokens: 0 };
-      await store.deleteDocuments(workspaceId, [document.sourcePath]);
-      return { status: 'removed', chunks: 0, tokens: 0 };
+      // Either way the document is done with, as far as `--resume` is concerned.
+      if (state) await store.deleteDocuments(workspaceId, [document.sourcePath]);
+      await stage('stored');
+      return { status: state ? 'removed' : 'skipped', chunks: 0, tokens: 0 };
     }
     await stage('chunked');
     const toCodePoint = codePointOffsets(document.text);
-    // The title and heading trail go into what is embedded (not into the stored text): a chunk
-    // that says "returns 404" should still be found by a question about its endpoint.
     const { embeddings } = await embedder.embed({
-      texts: chunks.map((chunk) =>
-        [document.title ?? '', chunk.sectionPath.join(' > '), chunk.text].filter(Boolean).join('\n'),
-      ),
+      texts: await this.embeddingTexts(document, chunks, signal),
       purpose: 'document',
       ...(signal ? { signal } : {}),
     });
@@ -471,6 +466,101 @@ export class IngestPipeline {
     };
   }
 
+  /**
+   * What one document source still needs from the cached stages (questions, embeddings,
+   * extraction), without writing anything. A source that does not load, or whose documents are
+   * stored unchanged, has no pending work: the ingest that follows reports or skips it.
+   */
+  async pendingWork(workspaceId: string, source: DocumentSource): Promise<PendingWork[]> {
+    const { loaded } =
+      source.type === 'file'
+        ? {
+            loaded: await loadFile(
+              {
+                absolutePath: path.join(path.resolve(source.root), source.relativePath),
+                relativePath: source.relativePath,
+              },
+              `${path.basename(path.resolve(source.root))}/${source.relativePath}`,
+            ),
+          }
+        : loadInline(source.id, source.content);
+    const pending: PendingWork[] = [];
+    for (const document of loaded.documents) {
+      const hash = contentHash(document);
+      const state = await this.options.store.documentState(workspaceId, document.sourcePath);
+      if (state && state.contentHash === hash && state.pipelineFingerprint === this.fingerprint) continue;
+      const chunks = this.chunksOf(document);
+      if (chunks.length === 0) continue;
+      const { questions, embedder } = this.options;
+      const withoutQuestions = questions?.uncached
+        ? await questions.uncached(chunks.map((chunk) => chunk.text))
+        : [];
+      const embeddings =
+        withoutQuestions.length === 0 && embedder.uncached
+          ? await embedder.uncached(await this.embeddingTexts(document, chunks))
+          : [];
+      const input = extractionInput(document);
+      let extraction: ExtractionInput | null = null;
+      for (const extractor of this.options.extractors ?? []) {
+        if (extractor.isCached && !(await extractor.isCached(input))) extraction = input;
+      }
+      pending.push({
+        sourcePath: document.sourcePath,
+        contentHash: hash,
+        questions: withoutQuestions,
+        embeddings,
+        extraction,
+      });
+    }
+    return pending;
+  }
+
+  /** Stage work on its own (a queue's `embed-chunks` job): the vectors land in the embedding cache. */
+  async embedTexts(texts: readonly string[], signal?: AbortSignal): Promise<void> {
+    await this.options.embedder.embed({ texts, purpose: 'document', ...(signal ? { signal } : {}) });
+  }
+
+  /** Stage work on its own (a queue's `hyde` job): the questions land in the stage cache. */
+  async writeQuestions(texts: readonly string[], signal?: AbortSignal): Promise<void> {
+    await this.options.questions?.write(texts, signal);
+  }
+
+  /** Stage work on its own (a queue's `extract-entities` job): every extractor's facts, cached. */
+  async extractFacts(input: ExtractionInput, signal?: AbortSignal): Promise<void> {
+    await Promise.all((this.options.extractors ?? []).map((extractor) => extractor.extract(input, signal)));
+  }
+
+  private chunksOf(document: LoadedDocument): Chunk[] {
+    return chunkText(document.text, document.blocks, {
+      tokenizer: this.tokenizer,
+      maxTokens: this.options.maxTokens,
+      overlapTokens: this.options.overlapTokens,
+    });
+  }
+
+  /**
+   * What is embedded for each chunk. The title and heading trail go in (not into the stored
+   * text): a chunk that says "returns 404" should still be found by a question about its
+   * endpoint. So do the chunk's HyDE questions, when a question writer is configured.
+   */
+  private async embeddingTexts(
+    document: LoadedDocument,
+    chunks: readonly Chunk[],
+    signal?: AbortSignal,
+  ): Promise<string[]> {
+    const questions = this.options.questions
+      ? await this.options.questions.write(
+          chunks.map((chunk) => chunk.text),
+          signal,
+        )
+      : null;
+    return chunks.map((chunk, index) =>
+      [document.title ?? '', chunk.sectionPath.join(' > '), ...(questions?.[index] ?? []), chunk.text]
+        .filter(Boolean)
+        .join('\n'),
+    );
+  }
+
   /** The document's graph facts: the loader's own, merged with every extractor's. */
   private async graphOf(
     workspaceId: string,
@@ -480,15 +570,54 @@ export class IngestPipeline {
   ): Promise<SourceGraph | null> {
     const extractors = this.options.extractors ?? [];
     if (extractors.length === 0) return null;
-    const input = {
-      text: document.text,
-      title: document.title,
-      kind: document.kind,
-      sourcePath: document.sourcePath,
-    };
+    const input = extractionInput(document);
     const extracted = await Promise.all(extractors.map((extractor) => extractor.extract(input, signal)));
     const facts = mergeFacts(document.facts ? [document.facts, ...extracted] : extracted);
     return toSourceGraph(workspaceId, document.sourcePath, facts, chunks);
+  }
+}
+
+function extractionInput(document: LoadedDocument): ExtractionInput {
+  return {
+    text: document.text,
+    title: document.title,
+    kind: document.kind,
+    sourcePath: document.sourcePath,
+  };
+}
+
+/**
+ * A document given as text: its id is a path-like name whose extension picks the loader and whose
+ * first segment is its source root (null when the id itself is refused).
+ */
+function loadInline(id: string, content: string): { loaded: LoadResult; sourceRoot: string | null } {
+  const refuse = (sourcePath: string, code: string, message: string) => ({
+    loaded: { documents: [], failures: [{ sourcePath, code, message } satisfies LoadFailure] },
+    sourceRoot: null,
+  });
+  const sourcePath = id.replace(/\\/g, '/').replace(/^\/+/, '');
+  if (!sourcePath || sourcePath.split('/').some((segment) => segment === '..' || segment === '')) {
+    return refuse(
+      id,
+      ErrorCode.INVALID_INPUT,
+      'document id must be a relative path without "..": notes/faq.md',
+    );
+  }
+  const loader = loaderFor(sourcePath);
+  if (!loader) {
+    return refuse(
+      sourcePath,
+      ErrorCode.UNSUPPORTED_FILE_TYPE,
+      `unsupported file type "${path.extname(sourcePath) || '(none)'}" (supported: ${Object.keys(LOADERS).join(' ')})`,
+    );
+  }
+  try {
+    return {
+      loaded: loader({ sourcePath, text: normalizeText(content) }),
+      sourceRoot: sourcePath.split('/')[0]!,
+    };
+  } catch (error) {
+    return refuse(sourcePath, ErrorCode.PARSE_FAILED, `cannot parse: ${(error as Error).message}`);
   }
 }
 

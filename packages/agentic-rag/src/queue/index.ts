@@ -1,7 +1,16 @@
 export { deadLetterQueueName, IngestQueue } from './ingest-queue.js';
-export type { DeadLetter } from './ingest-queue.js';
-export { documentOf, idempotencyKey, ingestDocumentPayload, JOB_KINDS, sha256 } from './payloads.js';
-export type { IngestDocumentPayload } from './payloads.js';
+export type { DeadLetter, ResumeResult } from './ingest-queue.js';
+export {
+  documentLabel,
+  documentOf,
+  idempotencyKey,
+  ingestDocumentPayload,
+  jobPayload,
+  JOB_KINDS,
+  payloadSummary,
+  sha256,
+} from './payloads.js';
+export type { IngestDocumentPayload, JobPayload, StageJobPayload } from './payloads.js';
 export { assertNoEviction, queueConnection } from './redis.js';
 export { startIngestWorker } from './worker.js';
 export type { IngestWorker, WorkerDeps } from './worker.js';

@@ -6,17 +6,55 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { discoverFiles } from '../ingest/index.js';
-import type { JobStore } from '../store/index.js';
-import { idempotencyKey, ingestDocumentPayload, sha256, type IngestDocumentPayload } from './payloads.js';
+import type { IngestStageRecord, JobStore } from '../store/index.js';
+import {
+  idempotencyKey,
+  ingestDocumentPayload,
+  payloadSummary,
+  sha256,
+  type IngestDocumentPayload,
+  type JobPayload,
+} from './payloads.js';
 import { queueConnection } from './redis.js';
+
+/** Retries, backoff and retention of every job, whoever adds it (the producer, or a worker splitting a document). */
+export function jobDefaults(config: Config) {
+  return {
+    attempts: config.AGENTIC_RAG_JOB_ATTEMPTS,
+    backoff: { type: 'exponential', delay: config.AGENTIC_RAG_JOB_BACKOFF_MS },
+    // Kept a day: while a job exists BullMQ treats its id as taken, which is what makes a
+    // duplicate enqueue a no-op; the handler's content-hash check covers the rest.
+    removeOnComplete: { age: 24 * 3600 },
+    removeOnFail: { age: 7 * 24 * 3600 },
+  };
+}
 
 /** BullMQ forbids ':' in queue names, so the dead-letter queue is `<name>-dlq`. */
 export const deadLetterQueueName = (name: string) => `${name}-dlq`;
 
+/** What `resume` did for a workspace. */
+export interface ResumeResult {
+  /** Dead-lettered jobs of the workspace put back on the queue. */
+  retried: string[];
+  /** Stuck documents (their latest ingest stopped before they were stored, no job alive) enqueued again. */
+  requeued: string[];
+  /** Stuck documents that cannot be restarted from here, with the reason. */
+  unrecoverable: Array<{ document: string; reason: string }>;
+}
+
+/** Job states in which BullMQ will still run (or is running) a job: nothing to restart. */
+const LIVE_STATES: ReadonlySet<string> = new Set([
+  'waiting',
+  'active',
+  'delayed',
+  'prioritized',
+  'waiting-children',
+]);
+
 export interface DeadLetter {
   /** The failed job's id (its idempotency key). */
   id: string;
-  payload: IngestDocumentPayload;
+  payload: JobPayload;
   error: string;
   attempts: number;
   traceId: string | null;
@@ -39,14 +77,7 @@ export class IngestQueue {
     const name = config.AGENTIC_RAG_QUEUE_NAME;
     this.queue = new Queue(name, {
       connection: this.connection,
-      defaultJobOptions: {
-        attempts: config.AGENTIC_RAG_JOB_ATTEMPTS,
-        backoff: { type: 'exponential', delay: config.AGENTIC_RAG_JOB_BACKOFF_MS },
-        // Kept a day: while a job exists BullMQ treats its id as taken, which is what makes a
-        // duplicate enqueue a no-op; the handler's content-hash check covers the rest.
-        removeOnComplete: { age: 24 * 3600 },
-        removeOnFail: { age: 7 * 24 * 3600 },
-      },
+      defaultJobOptions: jobDefaults(config),
     });
     this.deadLetters = new Queue(deadLetterQueueName(name), { connection: this.connection });
     // BullMQ prints (console.error) the errors of a Queue nobody listens to: a Redis restart would
@@ -55,7 +86,7 @@ export class IngestQueue {
   }
 
   /** One job; the returned id is the same for the same document bytes however often it is called. */
-  async enqueue(payload: Omit<IngestDocumentPayload, 'trace' | 'kind'>): Promise<string> {
+  async enqueue(payload: Omit<IngestDocumentPayload, 'trace' | 'kind' | 'split'>): Promise<string> {
     const trace: Record<string, string> = {};
     propagation.inject(context.active(), trace);
     const parsed = ingestDocumentPayload.parse({ ...payload, kind: 'ingest-document', trace });
@@ -64,7 +95,7 @@ export class IngestQueue {
       id,
       kind: parsed.kind,
       workspaceId: parsed.workspaceId,
-      payload: { ...parsed, source: summarize(parsed.source) },
+      payload: payloadSummary(parsed),
       traceId: trace.traceparent?.split('-')[1] ?? null,
     });
     await this.queue.add(parsed.kind, parsed, { jobId: id });
@@ -168,11 +199,67 @@ export class IngestQueue {
     for (const letter of chosen) {
       await this.queue.remove(letter.id).catch(() => 0);
       await this.jobs.requeue(letter.id);
-      await this.queue.add(letter.payload.kind, letter.payload, { jobId: letter.id });
+      // A re-driven document starts over; the caches keep whatever its stage jobs finished.
+      const payload =
+        letter.payload.kind === 'ingest-document' ? { ...letter.payload, split: [] } : letter.payload;
+      await this.queue.add(payload.kind, payload, { jobId: letter.id });
       await this.deadLetters.remove(letter.id);
       retried.push(letter.id);
     }
     return retried;
+  }
+
+  /**
+   * Restarts a workspace's failed and stuck documents. Its dead letters go back on the queue. A
+   * document whose latest ingest stopped before it was stored and whose job BullMQ no longer
+   * runs (a lost Redis, a removed job) is enqueued again: a file is read afresh, an inline
+   * document is re-driven from its BullMQ job while that still exists (rag_jobs never keeps
+   * inline text, so one whose job is gone is reported, to be sent again).
+   */
+  async resume(workspaceId: string, unfinished: readonly IngestStageRecord[]): Promise<ResumeResult> {
+    const letters = (await this.listDeadLetters(10_000)).filter(
+      (letter) => letter.payload.workspaceId === workspaceId,
+    );
+    const retried = letters.length > 0 ? await this.retryDeadLetters(letters.map((letter) => letter.id)) : [];
+    const requeued: string[] = [];
+    const unrecoverable: ResumeResult['unrecoverable'] = [];
+    for (const record of unfinished) {
+      if (!record.jobId) {
+        unrecoverable.push({ document: record.sourcePath, reason: 'no queued job ran it: ingest it again' });
+        continue;
+      }
+      if (retried.includes(record.jobId)) continue;
+      const state = await this.queue.getJobState(record.jobId);
+      if (LIVE_STATES.has(state)) continue;
+      const job = state === 'unknown' ? null : await this.queue.getJob(record.jobId);
+      const payload = ingestDocumentPayload.safeParse(
+        job?.data ?? (await this.jobs.get(record.jobId))?.payload,
+      );
+      const source = payload.success ? payload.data.source : null;
+      if (source?.type === 'file') {
+        const bytes = await readFile(path.join(source.root, source.relativePath)).catch(() => null);
+        if (!bytes) {
+          unrecoverable.push({ document: record.sourcePath, reason: `file ${source.relativePath} is gone` });
+          continue;
+        }
+        // Same bytes, same job id: the finished or failed job must go before it can be added again.
+        await job?.remove().catch(() => undefined);
+        const id = await this.enqueue({ workspaceId, source, contentHash: sha256(bytes) });
+        await this.jobs.requeue(id);
+        requeued.push(id);
+      } else if (job && source) {
+        await job.remove();
+        await this.jobs.requeue(record.jobId);
+        await this.queue.add('ingest-document', { ...payload.data, split: [] }, { jobId: record.jobId });
+        requeued.push(record.jobId);
+      } else {
+        unrecoverable.push({
+          document: record.sourcePath,
+          reason: 'its job and inline text are gone from the queue: send the document again',
+        });
+      }
+    }
+    return { retried, requeued, unrecoverable };
   }
 
   async purgeDeadLetters(): Promise<number> {
@@ -186,11 +273,4 @@ export class IngestQueue {
     await this.deadLetters.close();
     await this.connection.quit().catch(() => this.connection.disconnect());
   }
-}
-
-/** What rag_jobs keeps of the source: never a whole inline document. */
-function summarize(source: IngestDocumentPayload['source']) {
-  return source.type === 'file'
-    ? source
-    : { type: 'inline', id: source.id, bytes: Buffer.byteLength(source.content) };
 }

@@ -1,14 +1,15 @@
 import { context, propagation, SpanStatusCode, trace } from '@opentelemetry/api';
-import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { Queue, UnrecoverableError, WaitingChildrenError, Worker, type Job } from 'bullmq';
 import { ErrorCode, toRagError } from '../errors/index.js';
 import type { Config } from '../config/index.js';
 import type { IngestPipeline, IngestSummary } from '../ingest/index.js';
 import type { JobStore } from '../store/index.js';
 import type { Logger } from '../telemetry/index.js';
-import { deadLetterQueueName, type DeadLetter } from './ingest-queue.js';
+import { deadLetterQueueName, jobDefaults, type DeadLetter } from './ingest-queue.js';
 import { runningJob } from './job-context.js';
-import { ingestDocumentPayload, type IngestDocumentPayload } from './payloads.js';
+import { jobPayload, type IngestDocumentPayload, type StageJobPayload } from './payloads.js';
 import { assertNoEviction, queueConnection } from './redis.js';
+import { splitIntoStageJobs } from './stage-jobs.js';
 
 const tracer = trace.getTracer('agentic-rag');
 
@@ -36,9 +37,16 @@ export interface IngestWorker {
   close(): Promise<void>;
 }
 
+/** What a stage job reports: how many items (texts, documents) it computed or found cached. */
+export interface StageResult {
+  kind: StageJobPayload['kind'];
+  items: number;
+}
+
 /**
  * The worker side: BullMQ runs `ingest-document` jobs with the same pipeline the inline mode
- * uses. A job that exhausts its attempts (or fails in a way no retry can fix) is copied to the
+ * uses, and the stage jobs (`embed-chunks`, `hyde`, `extract-entities`) a big document is split
+ * into (see stage-jobs.ts). A job that exhausts its attempts (or fails in a way no retry can fix) is copied to the
  * dead-letter queue with its error, attempts and trace id before it fails; `rag_jobs` follows
  * every transition. A worker killed mid-job leaves a stalled job that BullMQ hands to another
  * worker; the document is written in one transaction, so the retry finds either nothing or the
@@ -53,12 +61,17 @@ export async function startIngestWorker(
   const connection = queueConnection(url);
   await assertNoEviction(connection, logger);
   const deadLetters = new Queue(deadLetterQueueName(config.AGENTIC_RAG_QUEUE_NAME), { connection });
+  // Where a big document's stage jobs go: the same queue, with the producer's retry policy.
+  const queue = new Queue(config.AGENTIC_RAG_QUEUE_NAME, {
+    connection,
+    defaultJobOptions: jobDefaults(config),
+  });
   // BullMQ prints the errors of a Queue nobody listens to; the worker's listener below already
   // reports this shared connection's errors, once.
-  deadLetters.on('error', () => {});
+  for (const own of [deadLetters, queue]) own.on('error', () => {});
 
-  const handle = async (job: Job): Promise<IngestSummary> => {
-    const parsed = ingestDocumentPayload.safeParse(job.data);
+  const handle = async (job: Job, token?: string): Promise<IngestSummary | StageResult> => {
+    const parsed = jobPayload.safeParse(job.data);
     if (!parsed.success)
       throw new UnrecoverableError(`invalid payload: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
     const payload = parsed.data;
@@ -77,6 +90,21 @@ export async function startIngestWorker(
         const progress = async (fraction: number) => {
           await Promise.all([job.updateProgress(fraction), jobs.progress(job.id!, fraction)]);
         };
+        if (payload.kind !== 'ingest-document') {
+          const result = await runStage(runtime, payload);
+          await jobs.finish(job.id!, { result });
+          return result;
+        }
+        const split = {
+          queue,
+          jobs,
+          pipeline: runtime.pipeline,
+          batchSize: config.AGENTIC_RAG_STAGE_BATCH_SIZE,
+        };
+        if (token && (await splitIntoStageJobs(job, token, payload, split))) {
+          span.setAttribute('rag.waiting_for_stage_jobs', true);
+          throw new WaitingChildrenError();
+        }
         const summary = await runningJob.run({ id: job.id!, progress }, () => run(runtime, payload));
         const failure = summary.failures[0];
         if (failure) {
@@ -86,6 +114,8 @@ export async function startIngestWorker(
         await jobs.finish(job.id!, { result: summary });
         return summary;
       } catch (error) {
+        // Not a failure: the job comes back once its stage jobs have finished.
+        if (error instanceof WaitingChildrenError) throw error;
         const ragError = toRagError(error);
         const unrecoverable = error instanceof UnrecoverableError || UNRECOVERABLE.has(ragError.code);
         const last = unrecoverable || attempt >= (job.opts.attempts ?? 1);
@@ -145,9 +175,24 @@ export async function startIngestWorker(
     close: async () => {
       await worker.close();
       await deadLetters.close();
+      await queue.close();
       await connection.quit().catch(() => connection.disconnect());
     },
   };
+}
+
+async function runStage(runtime: WorkerDeps, payload: StageJobPayload): Promise<StageResult> {
+  switch (payload.kind) {
+    case 'embed-chunks':
+      await runtime.pipeline.embedTexts(payload.texts);
+      return { kind: payload.kind, items: payload.texts.length };
+    case 'hyde':
+      await runtime.pipeline.writeQuestions(payload.texts);
+      return { kind: payload.kind, items: payload.texts.length };
+    case 'extract-entities':
+      await runtime.pipeline.extractFacts(payload.input);
+      return { kind: payload.kind, items: 1 };
+  }
 }
 
 async function run(runtime: WorkerDeps, payload: IngestDocumentPayload): Promise<IngestSummary> {

@@ -3,12 +3,14 @@ import type { Config } from '../config/index.js';
 import { migrate, openSql, type Sql } from '../db/index.js';
 import { CachingEmbedder, createEmbedder, DeterministicEmbedder, type Embedder } from '../embed/index.js';
 import {
+  CachingExtractor,
   Neo4jGraphStore,
   NumberedEntityExtractor,
   OfflineEntityExtractor,
   PostgresGraphStore,
   type GraphStore,
 } from '../graph/index.js';
+import { CachingQuestionWriter, LlmQuestionWriter } from '../hyde/index.js';
 import { IngestPipeline } from '../ingest/index.js';
 import { createLlm, type Llm } from '../llm/index.js';
 import { RagOrchestrator } from '../orchestrator/index.js';
@@ -81,12 +83,29 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
     const store = new CorpusStore(sql, { graph });
     await store.assertEmbeddingDimensions(embedder.modelId, embedder.dimensions);
     await store.ensureVectorIndex();
+    const llm = createLlm(config, {
+      timeoutMs: config.RAG_LLM_TIMEOUT_MS,
+      maxRetries: config.RAG_LLM_MAX_RETRIES,
+      logger,
+    });
+    const extractors = [new OfflineEntityExtractor(), new NumberedEntityExtractor()];
     const pipeline = new IngestPipeline({
       store,
       embedder,
       maxTokens: config.CHUNK_MAX_TOKENS,
       overlapTokens: config.CHUNK_OVERLAP_TOKENS,
-      extractors: [new OfflineEntityExtractor(), new NumberedEntityExtractor()],
+      // A worker may run extraction as a job of its own: its output then waits in the stage cache.
+      extractors: options.recordStages
+        ? extractors.map((extractor) => new CachingExtractor(extractor, sql))
+        : extractors,
+      ...(config.RAG_INGEST_HYDE && llm
+        ? {
+            questions: new CachingQuestionWriter(
+              new LlmQuestionWriter({ llm, questions: config.RAG_INGEST_HYDE_QUESTIONS }),
+              sql,
+            ),
+          }
+        : {}),
       logger,
       ...(options.recordStages
         ? {
@@ -100,11 +119,6 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
         : {}),
     });
     const retriever = createRetriever(config, sql, embedder, logger, graph);
-    const llm = createLlm(config, {
-      timeoutMs: config.RAG_LLM_TIMEOUT_MS,
-      maxRetries: config.RAG_LLM_MAX_RETRIES,
-      logger,
-    });
     const tools = new ToolRouter({
       tools: [
         calcTool,

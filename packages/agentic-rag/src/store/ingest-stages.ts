@@ -5,6 +5,8 @@ export interface IngestStageRecord {
   sourcePath: string;
   contentHash: string;
   stage: string;
+  /** The queued job that ran it, when a worker did. */
+  jobId: string | null;
   updatedAt: string;
 }
 
@@ -29,9 +31,10 @@ export async function unfinishedIngests(sql: SqlExecutor, workspaceId: string): 
     source_path: string;
     content_hash: string;
     stage: string;
+    job_id: string | null;
     updated_at: Date | string;
   }>(
-    `SELECT source_path, content_hash, stage, updated_at FROM rag_ingest_stages
+    `SELECT source_path, content_hash, stage, job_id, updated_at FROM rag_ingest_stages
      WHERE workspace_id = $1 AND stage <> 'stored' ORDER BY source_path`,
     [workspaceId],
   );
@@ -40,6 +43,7 @@ export async function unfinishedIngests(sql: SqlExecutor, workspaceId: string): 
     sourcePath: row.source_path,
     contentHash: row.content_hash,
     stage: row.stage,
+    jobId: row.job_id,
     updatedAt: new Date(row.updated_at).toISOString(),
   }));
 }

@@ -10,6 +10,8 @@ export interface JobRecord {
   status: JobStatus;
   attempts: number;
   progress: number;
+  /** What was asked, as rag_jobs keeps it (an inline document's size, never its text). */
+  payload: unknown;
   result: unknown;
   error: string | null;
   traceId: string | null;
@@ -24,6 +26,7 @@ type JobRow = {
   status: JobStatus;
   attempts: number;
   progress: number;
+  payload: unknown;
   result: unknown;
   error: string | null;
   trace_id: string | null;
@@ -132,6 +135,7 @@ export class JobStore {
       status: row.status,
       attempts: row.attempts,
       progress: row.progress,
+      payload: row.payload,
       result: row.result,
       error: row.error,
       traceId: row.trace_id,

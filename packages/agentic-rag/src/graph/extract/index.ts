@@ -7,3 +7,4 @@ export {
   type NumberedEntityType,
 } from './numbered.js';
 export { OfflineEntityExtractor, type EntityExtractor, type ExtractionInput } from './offline.js';
+export { CachingExtractor } from './caching.js';

@@ -53,6 +53,8 @@ export interface ExtractionInput {
 export interface EntityExtractor {
   readonly name: string;
   extract(input: ExtractionInput, signal?: AbortSignal): Promise<DocumentFacts>;
+  /** Present when a cache sits in front: whether `extract` would be answered from it. */
+  isCached?(input: ExtractionInput): Promise<boolean>;
 }
 
 export interface ExtractEntitiesOptions {

@@ -1,0 +1,45 @@
+import { inputHash, StageOutputs } from '../cache/index.js';
+import type { SqlExecutor } from '../db/index.js';
+import type { QuestionWriter } from './question-writer.js';
+
+/**
+ * A question writer that remembers (by writer name and chunk text) in `rag_stage_outputs`: the
+ * `hyde` stage jobs of a queued ingest write there, and the document's write reads from there.
+ */
+export class CachingQuestionWriter implements QuestionWriter {
+  readonly name: string;
+  private readonly outputs: StageOutputs;
+
+  constructor(
+    private readonly inner: QuestionWriter,
+    sql: SqlExecutor,
+  ) {
+    this.name = inner.name;
+    this.outputs = new StageOutputs(sql);
+  }
+
+  async write(texts: readonly string[], signal?: AbortSignal): Promise<string[][]> {
+    const hashes = texts.map((text) => inputHash(text));
+    const known = await this.outputs.get<string[]>('hyde', this.name, hashes);
+    const missing = [...new Set(hashes.filter((hash) => !known.has(hash)))];
+    if (missing.length > 0) {
+      const fresh = await this.inner.write(
+        missing.map((hash) => texts[hashes.indexOf(hash)]!),
+        signal,
+      );
+      missing.forEach((hash, index) => known.set(hash, fresh[index]!));
+      await this.outputs.put(
+        'hyde',
+        this.name,
+        missing.map((hash) => ({ hash, output: known.get(hash)! })),
+      );
+    }
+    return hashes.map((hash) => known.get(hash)!);
+  }
+
+  async uncached(texts: readonly string[]): Promise<string[]> {
+    const hashes = texts.map((text) => inputHash(text));
+    const known = await this.outputs.get<string[]>('hyde', this.name, hashes);
+    return texts.filter((_, index) => !known.has(hashes[index]!));
+  }
+}
