@@ -4,3 +4,5 @@ export { syntheticGraph } from './synthetic-graph.js';
 export type { SyntheticGraphOptions } from './synthetic-graph.js';
 export { naiveWriter } from './naive-writer.js';
 export { openScratchDatabase } from './scratch-database.js';
+export { startSlowEmbeddingServer } from './slow-embedding-server.js';
+export type { SlowEmbeddingServer } from './slow-embedding-server.js';

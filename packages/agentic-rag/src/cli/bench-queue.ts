@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { openScratchDatabase, writeSyntheticCorpus } from '../bench/index.js';
+import { openScratchDatabase, startSlowEmbeddingServer, writeSyntheticCorpus } from '../bench/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { IngestQueue } from '../queue/index.js';
 import { createRuntime, type RagRuntime } from '../runtime/index.js';
@@ -20,8 +20,14 @@ worker processes (pnpm worker, AGENTIC_RAG_WORKER_CONCURRENCY jobs at a time eac
 Prints chunks/s and the queue's overhead per job ((queued with 1 worker − inline) / jobs),
 then the enqueue cost alone.
 
+Then one big document through a remote embedder (a local OpenAI-compatible server that takes
+--embed-latency ms per request of RAG_EMBEDDER_BATCH_SIZE texts): in one job (unsplit), and split
+into stage jobs of 64 chunks with 1 and 2 workers, the embedding and stage caches emptied first.
+
 Options:
   --documents N   Markdown files of 10 sections (about 10 chunks) each (default 200)
+  --big-chunks N  sections (about one chunk each) of the big document (default 1024, at most 4000)
+  --embed-latency MS  the embedding server's time per request (default 250)
   --json          print the results as JSON on stdout
   -h, --help      show this help
 
@@ -46,6 +52,8 @@ async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
       documents: { type: 'string', default: '200' },
+      'big-chunks': { type: 'string', default: '1024' },
+      'embed-latency': { type: 'string', default: '250' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -65,6 +73,12 @@ async function main(): Promise<number> {
   const documents = Number(values.documents);
   if (!Number.isInteger(documents) || documents < 1)
     throw new RagError(ErrorCode.INVALID_INPUT, '--documents must be a positive integer');
+  const bigChunks = Number(values['big-chunks']);
+  if (!Number.isInteger(bigChunks) || bigChunks < 1 || bigChunks > 4000)
+    throw new RagError(ErrorCode.INVALID_INPUT, '--big-chunks must be an integer from 1 to 4000');
+  const latencyMs = Number(values['embed-latency']);
+  if (!Number.isFinite(latencyMs) || latencyMs < 0)
+    throw new RagError(ErrorCode.INVALID_INPUT, '--embed-latency must be a number of milliseconds');
   const log = (line: string) => process.stderr.write(`${line}\n`);
 
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'rag-bench-queue-'));
@@ -129,6 +143,58 @@ async function main(): Promise<number> {
     const { ids } = await queue.enqueueFolder(enqueueWorkspace, corpus);
     const enqueueMs = (performance.now() - started) / ids.length;
     log(`bench:queue enqueue: ${enqueueMs.toFixed(2)} ms per job`);
+    // Those jobs were only for timing: no worker of the next runs may pick them up.
+    await queue.queue.obliterate({ force: true });
+
+    // One big document through a slow remote embedder: what splitting it into stage jobs buys.
+    const big = path.join(scratch, 'big');
+    await writeSyntheticCorpus({
+      directory: big,
+      documents: 1,
+      sectionsPerDocument: bigChunks,
+      wordsPerSection: 80,
+      seed: 11,
+    });
+    const server = await startSlowEmbeddingServer({
+      latencyMs,
+      dimensions: config.RAG_EMBEDDING_DIMENSIONS,
+    });
+    try {
+      for (const [label, workers, batch] of [
+        ['unsplit', 1, 4096],
+        ['split', 1, 64],
+        ['split', 2, 64],
+      ] as const) {
+        await sql.query("DELETE FROM rag_embedding_cache WHERE model = 'openai-compatible:bench-remote'");
+        await sql.query('DELETE FROM rag_stage_outputs');
+        const processes = await Promise.all(
+          Array.from({ length: workers }, () =>
+            startWorker(databaseUrl.toString(), config.REDIS_URL!, queueName, {
+              RAG_EMBEDDER: 'openai',
+              RAG_EMBEDDER_BASE_URL: server.url,
+              RAG_EMBEDDER_MODEL: 'bench-remote',
+              AGENTIC_RAG_STAGE_BATCH_SIZE: String(batch),
+            }),
+          ),
+        );
+        try {
+          const requestsBefore = server.requests();
+          const row = await measure(runtime, `big-${label}`, workers, big, async (workspaceId) => {
+            const { ids } = await queue.enqueueFolder(workspaceId, big);
+            const result = await queue.waitFor(ids);
+            if (result.dead > 0) throw new RagError(ErrorCode.INTERNAL, 'the big document died');
+          });
+          rows.push(row);
+          log(
+            `bench:queue big document ${label}, ${workers} worker(s): ${row.chunksPerSecond.toFixed(1)} chunks/s, ${server.requests() - requestsBefore} embedding requests`,
+          );
+        } finally {
+          await Promise.all(processes.map(stopWorker));
+        }
+      }
+    } finally {
+      await server.close();
+    }
     await queue.queue.obliterate({ force: true });
     await queue.deadLetters.obliterate({ force: true });
 
@@ -136,13 +202,14 @@ async function main(): Promise<number> {
       console.log(JSON.stringify({ documents, rows, enqueueMsPerJob: enqueueMs }));
       return EXIT.ok;
     }
-    console.log('\nmode     workers  documents  chunks  seconds  chunks/s  overhead ms/job');
+    console.log('\nmode         workers  documents  chunks  seconds  chunks/s  overhead ms/job');
     for (const row of rows) {
       console.log(
-        `${row.mode.padEnd(8)} ${String(row.workers).padStart(7)}  ${String(row.documents).padStart(9)}  ${String(row.chunks).padStart(6)}  ${row.seconds.toFixed(1).padStart(7)}  ${row.chunksPerSecond.toFixed(1).padStart(8)}  ${row.overheadMsPerJob === null ? '' : row.overheadMsPerJob.toFixed(1).padStart(15)}`,
+        `${row.mode.padEnd(12)} ${String(row.workers).padStart(7)}  ${String(row.documents).padStart(9)}  ${String(row.chunks).padStart(6)}  ${row.seconds.toFixed(1).padStart(7)}  ${row.chunksPerSecond.toFixed(1).padStart(8)}  ${row.overheadMsPerJob === null ? '' : row.overheadMsPerJob.toFixed(1).padStart(15)}`,
       );
     }
     console.log(`enqueue alone: ${enqueueMs.toFixed(2)} ms per job`);
+    console.log(`big-*: one document, remote embedder at ${latencyMs} ms per request`);
     return EXIT.ok;
   } finally {
     await queue.close();
@@ -178,13 +245,19 @@ async function measure(
   };
 }
 
-async function startWorker(databaseUrl: string, redisUrl: string, queueName: string): Promise<ChildProcess> {
+async function startWorker(
+  databaseUrl: string,
+  redisUrl: string,
+  queueName: string,
+  settings: Record<string, string> = {},
+): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', TSX, WORKER], {
     env: childEnvironment({
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
       AGENTIC_RAG_QUEUE_NAME: queueName,
       LOG_LEVEL: 'info',
+      ...settings,
     }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
