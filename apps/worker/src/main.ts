@@ -7,12 +7,17 @@ import {
   loadConfig,
   redactConfig,
   startIngestWorker,
+  startTracing,
+  watchQueue,
   type Config,
 } from '@agentic-rag/core';
+import { startMetricsServer } from './metrics-server.js';
 
 /**
  * `pnpm worker`: BullMQ workers for the ingest queue. No logic of its own: the job handlers are
  * the pipeline the inline mode runs. SIGTERM/SIGINT stop taking jobs and let running ones finish.
+ * Metrics (job outcomes, queue depth, dead letters) on AGENTIC_RAG_WORKER_METRICS_PORT; traces
+ * through the OTEL_* variables.
  */
 async function main(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
@@ -31,22 +36,35 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   logger.info('starting', { event: 'worker-starting', config: redactConfig(config) });
+  const tracing = startTracing({ config, serviceName: 'agentic-rag-worker' });
+  let stopping = false;
+  // Listening first: a taken port stops the worker before it takes any job.
+  const metrics = await startMetricsServer({
+    host: config.HOST,
+    port: config.AGENTIC_RAG_WORKER_METRICS_PORT,
+    running: () => !stopping,
+  });
   const runtime = await createRuntime({ config, logger, recordStages: true });
-  const { worker, close } = await startIngestWorker(runtime);
+  const { worker, counts, close } = await startIngestWorker(runtime);
   worker.on('completed', (job) => logger.info('job completed', { event: 'job-completed', jobId: job.id }));
+  const unwatch = watchQueue(counts);
   logger.info('worker ready', {
     event: 'worker-ready',
     queue: config.AGENTIC_RAG_QUEUE_NAME,
     concurrency: config.AGENTIC_RAG_WORKER_CONCURRENCY,
+    metricsPort: metrics.port,
+    traces: tracing.exporter,
   });
 
-  let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info('stopping', { event: 'worker-stopping', signal });
+    unwatch();
     await close();
+    await metrics.close();
     await runtime.close();
+    await tracing.shutdown();
     logger.info('stopped', { event: 'worker-stopped' });
     process.exit(0);
   };

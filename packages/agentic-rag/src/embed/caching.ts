@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Sql } from '../db/index.js';
+import { cacheLookups } from '../telemetry/index.js';
 import type { EmbedOptions, EmbedResult, Embedder } from './embedder.js';
 
 /**
@@ -29,6 +30,8 @@ export class CachingEmbedder implements Embedder {
     );
     const known = new Map(cached.rows.map((row) => [row.text_hash, row.embedding.map(Number)]));
     const missing = [...new Set(hashes.filter((hash) => !known.has(hash)))];
+    cacheLookups.inc({ cache: 'embedding', result: 'hit' }, known.size);
+    cacheLookups.inc({ cache: 'embedding', result: 'miss' }, missing.length);
     let tokens: number | undefined;
     if (missing.length > 0) {
       const texts = missing.map((hash) => options.texts[hashes.indexOf(hash)]!);

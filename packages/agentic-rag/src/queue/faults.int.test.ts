@@ -112,7 +112,11 @@ async function spawnWorker(env: Record<string, string>, cwd: string) {
     if (/^(DATABASE_|REDIS_URL|CACHE_REDIS_URL|NEO4J_|RAG_|AGENTIC_RAG_|CHUNK_|LOG_LEVEL)/.test(key))
       delete clean[key];
   const main = path.join(REPO, 'apps/worker/src/main.ts');
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, main], { cwd, env: { ...clean, ...env } });
+  // Port 0: a worker's metrics listener must not collide with another worker's on this host.
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, main], {
+    cwd,
+    env: { ...clean, AGENTIC_RAG_WORKER_METRICS_PORT: '0', ...env },
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

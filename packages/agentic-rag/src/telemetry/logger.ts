@@ -1,3 +1,6 @@
+import { pino, type Level, type Logger as Pino } from 'pino';
+import { redactFields, redactText } from './redact.js';
+
 export type LogFields = Record<string, unknown>;
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
 
@@ -13,16 +16,6 @@ export interface Logger {
   child(fields: LogFields): Logger;
 }
 
-const LEVEL_RANK: Record<LogLevel, number> = {
-  trace: 10,
-  debug: 20,
-  info: 30,
-  warn: 40,
-  error: 50,
-  fatal: 60,
-  silent: Infinity,
-};
-
 export const silentLogger: Logger = {
   debug: () => {},
   info: () => {},
@@ -33,33 +26,40 @@ export const silentLogger: Logger = {
 
 export interface JsonLoggerOptions {
   level: LogLevel;
+  /** Receives each line, newline included (stdout for services, stderr for CLIs, a buffer in tests). */
   write: (line: string) => void;
   bindings?: LogFields;
-  now?: () => Date;
 }
 
-/** JSON lines, one object per entry, with the child bindings merged in. */
+/**
+ * JSON lines through pino: `level` as a name, `time` in ISO 8601, child bindings (request, run,
+ * job ids) on every line of the child. Messages, fields and bindings are redacted before pino
+ * sees them (see redact.ts): pino's own `redact` only knows fixed paths, and free text is where
+ * an e-mail address or a pasted key turns up.
+ */
 export function createJsonLogger(options: JsonLoggerOptions): Logger {
-  const threshold = LEVEL_RANK[options.level];
-  const now = options.now ?? (() => new Date());
-  const emit = (level: Exclude<LogLevel, 'silent'>, message: string, fields?: LogFields) => {
-    if (LEVEL_RANK[level] < threshold) return;
-    const entry = { level, time: now().toISOString(), msg: message, ...options.bindings, ...fields };
-    options.write(`${JSON.stringify(entry, errorReplacer)}\n`);
+  const root = pino(
+    {
+      level: options.level,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    { write: options.write },
+  );
+  return wrap(options.bindings ? root.child(redactFields(options.bindings)) : root);
+}
+
+function wrap(logger: Pino): Logger {
+  const at = (level: Level) => (message: string, fields?: LogFields) => {
+    // Redaction walks every field: skip it for lines the level drops anyway.
+    if (!logger.isLevelEnabled(level)) return;
+    logger[level](fields ? redactFields(fields) : {}, redactText(message));
   };
   return {
-    debug: (message, fields) => emit('debug', message, fields),
-    info: (message, fields) => emit('info', message, fields),
-    warn: (message, fields) => emit('warn', message, fields),
-    error: (message, fields) => emit('error', message, fields),
-    child: (fields) => createJsonLogger({ ...options, bindings: { ...options.bindings, ...fields } }),
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: (fields) => wrap(logger.child(redactFields(fields))),
   };
-}
-
-function errorReplacer(_key: string, value: unknown): unknown {
-  if (value instanceof Error) {
-    const code = (value as { code?: unknown }).code;
-    return { name: value.name, message: value.message, ...(code === undefined ? {} : { code }) };
-  }
-  return value;
 }

@@ -1,0 +1,67 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { metricsRegistry } from '@agentic-rag/core';
+
+export interface MetricsServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * The worker's only HTTP surface: `GET /metrics` for Prometheus and `GET /healthz`, which answers
+ * 503 once the worker is shutting down. Port 0 picks a free port (the `worker-ready`
+ * log line says which), so several workers can share a host.
+ */
+export async function startMetricsServer(options: {
+  host: string;
+  port: number;
+  /** False once SIGTERM arrived: the worker takes no more jobs. */
+  running: () => boolean;
+}): Promise<MetricsServer> {
+  const server = createServer((request, response) => {
+    const key = `${request.method ?? 'GET'} ${new URL(request.url ?? '/', 'http://localhost').pathname}`;
+    if (key === 'GET /metrics') {
+      metricsRegistry.metrics().then(
+        (body) => {
+          response.writeHead(200, { 'content-type': metricsRegistry.contentType });
+          response.end(body);
+        },
+        () => json(response, 500, { status: 'error' }),
+      );
+      return;
+    }
+    if (key === 'GET /healthz') {
+      const running = options.running();
+      json(response, running ? 200 : 503, { status: running ? 'ok' : 'stopped' });
+      return;
+    }
+    json(response, 404, {
+      detail: `no route for ${key}`,
+      status_code: 404,
+      error_code: 'NOT_FOUND',
+      timestamp: new Date().toISOString(),
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new Error(
+          error.code === 'EADDRINUSE'
+            ? `metrics port ${options.port} is already in use (set AGENTIC_RAG_WORKER_METRICS_PORT; 0 picks a free one)`
+            : `cannot listen for metrics: ${error.message}`,
+          { cause: error },
+        ),
+      ),
+    );
+    server.listen(options.port, options.host, resolve);
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+function json(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  response.end(JSON.stringify(body));
+}
