@@ -7,6 +7,8 @@ import {
   isRagError,
   loadConfig,
   redactConfig,
+  startTracing,
+  watchQueue,
   type Config,
   type Logger,
   type RagRuntime,
@@ -24,8 +26,11 @@ async function main(): Promise<void> {
   }
   const logger = createJsonLogger({ level: config.LOG_LEVEL, write: (line) => process.stdout.write(line) });
   logger.info('starting', { event: 'api-starting', config: redactConfig(config) });
+  const tracing = startTracing({ config, serviceName: 'agentic-rag-api' });
 
   const runtime = await createRuntime({ config, logger, queue: true });
+  const { queue } = runtime;
+  const unwatch = queue ? watchQueue(() => queue.counts()) : () => {};
   const { server, state, stop: stopGraphql } = await createApi(runtime);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -33,6 +38,7 @@ async function main(): Promise<void> {
       server.listen(config.PORT, config.HOST, resolve);
     });
   } catch (error) {
+    unwatch();
     await runtime.close();
     const code = (error as NodeJS.ErrnoException).code;
     throw new Error(
@@ -47,6 +53,7 @@ async function main(): Promise<void> {
     event: 'api-listening',
     port,
     backend: runtime.sql.backend,
+    traces: tracing.exporter,
   });
 
   // Stopping during the start-up ingest aborts it and waits for it, so the database is never
@@ -62,7 +69,9 @@ async function main(): Promise<void> {
     await ingesting.catch(() => {});
     await new Promise((resolve) => server.close(resolve));
     await stopGraphql();
+    unwatch();
     await runtime.close();
+    await tracing.shutdown();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

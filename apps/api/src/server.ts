@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { ErrorCode, metricsRegistry, toRagError, type RagRuntime } from '@agentic-rag/core';
+import { ErrorCode, metricsRegistry, toRagError, type Logger, type RagRuntime } from '@agentic-rag/core';
 import { handleExplorer } from './explorer/index.js';
 import { BodyTooLarge, createGraphql, MalformedBody } from './graphql/apollo.js';
 import { sendError, sendJson } from './http-errors.js';
+import { withRequestTelemetry } from './request-telemetry.js';
 
 export interface ApiState {
   runtime: RagRuntime;
@@ -20,12 +21,12 @@ export async function createApi(
   const state: ApiState = { runtime, ready: false };
   const graphql = await createGraphql(runtime);
 
-  const route = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+  const route = async (request: IncomingMessage, response: ServerResponse, logger: Logger): Promise<void> => {
     if (handleExplorer(request, response)) return;
     const url = new URL(request.url ?? '/', 'http://localhost');
     const method = request.method ?? 'GET';
     if (url.pathname === '/graphql' && (method === 'POST' || method === 'GET')) {
-      await graphql.handle(request, response);
+      await graphql.handle(request, response, logger);
       return;
     }
     const key = `${method} ${url.pathname}`;
@@ -49,7 +50,7 @@ export async function createApi(
         const corpus = await state.runtime.store.stats(workspaceId);
         sendJson(response, 200, { status: 'ready', backend: state.runtime.sql.backend, corpus });
       } catch (error) {
-        state.runtime.logger.error('readiness check failed', {
+        logger.error('readiness check failed', {
           event: 'readiness-failed',
           error: toRagError(error, ErrorCode.STORE_UNAVAILABLE),
         });
@@ -61,27 +62,32 @@ export async function createApi(
   };
 
   const server = createServer((request, response) => {
-    route(request, response).catch((error: unknown) => {
-      if (response.headersSent) {
-        response.destroy();
-        return;
-      }
-      // Bodies GraphQL cannot read get a GraphQL-shaped error, like every other /graphql answer.
-      if (error instanceof BodyTooLarge || error instanceof MalformedBody) {
-        const tooLarge = error instanceof BodyTooLarge;
-        sendJson(response, tooLarge ? 413 : 400, {
-          errors: [
-            {
-              message: tooLarge ? 'request body exceeds 1 MiB' : 'request body is not valid JSON',
-              extensions: { code: 'BAD_REQUEST' },
-            },
-          ],
-        });
-        return;
-      }
-      runtime.logger.error('request failed', { event: 'http-error', error: toRagError(error) });
-      sendError(response, ErrorCode.INTERNAL, 'internal error');
-    });
+    void withRequestTelemetry(request, response, runtime.logger, (logger) =>
+      route(request, response, logger).catch((error: unknown) => failed(response, logger, error)),
+    );
   });
   return { server, state, stop: graphql.stop };
+}
+
+/** The answer to a request whose handler threw: a GraphQL-shaped error for unreadable bodies, else a masked 500. */
+function failed(response: ServerResponse, logger: Logger, error: unknown): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  // Bodies GraphQL cannot read get a GraphQL-shaped error, like every other /graphql answer.
+  if (error instanceof BodyTooLarge || error instanceof MalformedBody) {
+    const tooLarge = error instanceof BodyTooLarge;
+    sendJson(response, tooLarge ? 413 : 400, {
+      errors: [
+        {
+          message: tooLarge ? 'request body exceeds 1 MiB' : 'request body is not valid JSON',
+          extensions: { code: 'BAD_REQUEST' },
+        },
+      ],
+    });
+    return;
+  }
+  logger.error('request failed', { event: 'http-error', error: toRagError(error) });
+  sendError(response, ErrorCode.INTERNAL, 'internal error');
 }

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap } from '@apollo/server';
-import type { RagRuntime } from '@agentic-rag/core';
+import type { Logger, RagRuntime } from '@agentic-rag/core';
 import { formatError } from './errors.js';
 import { limitRules } from './limits.js';
+import { operationMetrics } from './operation-metrics.js';
 import { resolvers, type ApiContext } from './resolvers.js';
 
 export const typeDefs = readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8');
@@ -33,6 +34,7 @@ export async function createGraphql(runtime: RagRuntime) {
       maxCost: config.GRAPHQL_MAX_COST,
     }),
     formatError: formatError(runtime.logger),
+    plugins: [operationMetrics],
     logger: {
       debug: () => {},
       info: () => {},
@@ -42,7 +44,7 @@ export async function createGraphql(runtime: RagRuntime) {
   });
   await server.start();
 
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async function handle(request: IncomingMessage, response: ServerResponse, logger: Logger): Promise<void> {
     const headers = new HeaderMap();
     for (const [name, value] of Object.entries(request.headers)) {
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
@@ -55,7 +57,7 @@ export async function createGraphql(runtime: RagRuntime) {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const result = await server.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: request.method ?? 'GET', headers, search: url.search, body },
-      context: async () => ({ runtime, signal: abort.signal }),
+      context: async () => ({ runtime, signal: abort.signal, logger }),
     });
     for (const [name, value] of result.headers) response.setHeader(name, value);
     response.statusCode = result.status ?? 200;

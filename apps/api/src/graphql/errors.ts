@@ -1,6 +1,7 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import { ERROR_CODE_INFO, ErrorCode, isRagError, type Logger } from '@agentic-rag/core';
 import type { GraphQLFormattedError } from 'graphql';
+import { requestScope } from '../request-telemetry.js';
 
 /** Our codes whose messages describe the server's insides (SQL, config): logged, never shown. */
 const MASKED: ReadonlySet<string> = new Set([
@@ -57,7 +58,8 @@ export function formatError(logger: Logger) {
       };
     }
     if (CLIENT_CODES.has(code)) return { ...base, message: formatted.message, extensions: { code } };
-    logger.error('graphql request failed', {
+    // Apollo calls formatError without the request's context: the request scope has its logger.
+    (requestScope.getStore()?.logger ?? logger).error('graphql request failed', {
       event: 'graphql-error',
       error: original instanceof Error ? original : new Error(String(original)),
       path: formatted.path?.join('.'),

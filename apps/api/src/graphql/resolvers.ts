@@ -3,6 +3,7 @@ import {
   documentLabel,
   entityKey,
   ErrorCode,
+  type Logger,
   MAX_HOPS,
   NUMBERED_ENTITY_TYPES,
   RagError,
@@ -15,6 +16,8 @@ import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 export interface ApiContext {
   runtime: RagRuntime;
   signal: AbortSignal;
+  /** The request's logger, bound to its request id. */
+  logger: Logger;
 }
 
 type Args = Record<string, unknown>;
@@ -301,6 +304,7 @@ export const resolvers = {
         filters: input.filters ?? {},
         debug: input.debug === true,
         signal: context.signal,
+        logger: context.logger,
       });
     },
 

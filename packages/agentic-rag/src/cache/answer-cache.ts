@@ -17,6 +17,8 @@ export interface AnswerCache {
   readonly backend: 'postgres' | 'redis';
   get<T>(key: AnswerKey): Promise<T | null>;
   set(key: AnswerKey, value: unknown, ttlSeconds: number): Promise<void>;
+  /** Drops every cached answer of a workspace (a cold evaluation run, an operator's purge); returns how many. */
+  clear(workspaceId: string): Promise<number>;
   close(): Promise<void>;
 }
 

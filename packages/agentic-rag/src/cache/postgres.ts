@@ -27,5 +27,12 @@ export class PostgresAnswerCache implements AnswerCache {
     );
   }
 
+  async clear(workspaceId: string): Promise<number> {
+    const result = await this.sql.query('DELETE FROM rag_cache_entries WHERE workspace_id = $1', [
+      workspaceId,
+    ]);
+    return result.rowCount ?? 0;
+  }
+
   async close(): Promise<void> {}
 }

@@ -24,6 +24,24 @@ export class RedisAnswerCache implements AnswerCache {
     await this.redis.set(cacheKey(key), JSON.stringify(value), 'EX', ttlSeconds);
   }
 
+  async clear(workspaceId: string): Promise<number> {
+    // Keys are `rag:answer:<workspace>:<version>:<hash>`; SCAN walks them without blocking Redis.
+    let cursor = '0';
+    let removed = 0;
+    do {
+      const [next, keys] = await this.redis.scan(
+        cursor,
+        'MATCH',
+        `rag:answer:${workspaceId}:*`,
+        'COUNT',
+        500,
+      );
+      cursor = next;
+      if (keys.length > 0) removed += await this.redis.unlink(...keys);
+    } while (cursor !== '0');
+    return removed;
+  }
+
   async close(): Promise<void> {
     await this.redis.quit().catch(() => this.redis.disconnect());
   }

@@ -18,7 +18,7 @@ ragAnswer latency on the real Postgres, offline (no model), over a question set:
 each with 1 and with 8 concurrent clients. Target: cold p50 <= 150 ms with 1 client.
 
 Options:
-  --questions FILE  JSON lines with a "query" (or BEIR "text") field (default: the golden set
+  --questions FILE  JSON lines with a "question" (golden set), "query" or BEIR "text" field (default: the golden set
                     eval/agentic-rag/golden.jsonl when present, else the BEIR sample's queries)
   --clients LIST    concurrency levels (default 1,8)
   --json            print the results as JSON on stdout
@@ -194,8 +194,8 @@ async function loadQuestions(file: string | undefined): Promise<string[]> {
       .split('\n')
       .filter((line) => line.trim())
       .map((line) => {
-        const record = JSON.parse(line) as { query?: string; text?: string };
-        return record.query ?? record.text ?? '';
+        const record = JSON.parse(line) as { question?: string; query?: string; text?: string };
+        return record.question ?? record.query ?? record.text ?? '';
       })
       .filter(Boolean);
     if (questions.length === 0)

@@ -256,6 +256,8 @@ async function startWorker(
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
       AGENTIC_RAG_QUEUE_NAME: queueName,
+      // Several workers run at once: each takes a free metrics port.
+      AGENTIC_RAG_WORKER_METRICS_PORT: '0',
       LOG_LEVEL: 'info',
       ...settings,
     }),

@@ -4,30 +4,58 @@ import { EVAL_MODES, loadBeirDataset, runBeir, type BeirReport, type EvalMode } 
 import { createRuntime } from '../runtime/index.js';
 import { assertWorkspaceId } from '../store/index.js';
 import { cliConfig, cliLogger, EXIT, runCli } from './cli-support.js';
+import { compareCommand, goldenCommand } from './eval-golden.js';
 import { ProgressBar } from './progress-bar.js';
 
-const HELP = `Usage: pnpm rag:eval --beir DIR --workspace NAME [options]
+const HELP = `Usage: pnpm rag:eval --dataset FILE [options]
+       pnpm rag:eval --compare A.json B.json
+       pnpm rag:eval --beir DIR --workspace NAME [options]
 
-Evaluates retrieval on a BEIR-format dataset (corpus.jsonl, queries.jsonl, qrels/test.tsv):
-ingests the corpus into the workspace (unchanged records are skipped on a rerun), then runs every
-judged query through each mode and prints nDCG@10, Recall@100, MRR@10 and per-query latency
-p50/p95 side by side.
+--dataset: every question of a golden set (JSON lines, see eval/agentic-rag/README.md) through
+ragAnswer, in this process (the corpus is ingested first; unchanged files are skipped) or, with
+--endpoint, through a running API. A cold pass (the workspace's answer cache emptied first) is
+scored: hit rate@k and MRR against the expected documents, answer recall of the expected facts,
+citation coverage and precision, refusal correctness, endpoint precision@1 of the precision set
+(target 90%), per-stage latency p50/p95; a warm pass asks again to measure the cache; with
+AGENTIC_RAG_ENABLE_LLM_JUDGE=true a model scores faithfulness and relevance. Writes
+<out>/golden-<time>.json, .md and .svg and prints a summary. Exit 1 when the endpoint precision
+target is missed or a question failed.
+
+--compare: two --dataset results side by side, per metric and per question.
+
+--beir: retrieval alone on a BEIR-format dataset (corpus.jsonl, queries.jsonl, qrels/test.tsv):
+ingests the corpus into the workspace, then runs every judged query through each mode and prints
+nDCG@10, Recall@100, MRR@10 and per-query latency p50/p95 side by side.
 
 Options:
-  --beir DIR          the dataset directory
-  --workspace NAME    workspace to ingest into and search (use one per dataset)
-  --split NAME        qrels file to use: qrels/NAME.tsv (default: test)
-  --modes LIST        comma-separated subset of dense,lexical,graph,hybrid-no-graph,hybrid
-                      (default: all five; hybrid is every channel, hybrid-no-graph drops the graph)
+  --dataset FILE      the golden set, e.g. eval/agentic-rag/golden.jsonl
+  --endpoint URL      ask a running API (http://host:port/graphql) instead of this process
+  --corpus DIR        what to ingest before a library run (default AGENTIC_RAG_CORPUS_DIR)
+  --no-ingest         do not ingest first: the workspace already holds the corpus
+  --k N               retrieved documents that count for hit rate and MRR (default 10)
+  --no-warm           skip the second (cache) pass
+  --out DIR           where results go (default eval/results)
+  --compare A B       compare two result files
+  --beir DIR          the BEIR dataset directory
+  --workspace NAME    workspace (default AGENTIC_RAG_WORKSPACE for --dataset; required for --beir)
+  --split NAME        BEIR qrels file to use: qrels/NAME.tsv (default: test)
+  --modes LIST        BEIR: comma-separated subset of dense,lexical,graph,hybrid-no-graph,hybrid
   --json              print the report as one JSON object on stdout
-  -h, --help          show this help
-
-The golden-set evaluation of answers (--dataset) is not implemented yet.`;
+  -h, --help          show this help`;
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
     options: {
       beir: { type: 'string' },
+      dataset: { type: 'string' },
+      endpoint: { type: 'string' },
+      corpus: { type: 'string' },
+      'no-ingest': { type: 'boolean', default: false },
+      k: { type: 'string', default: '10' },
+      'no-warm': { type: 'boolean', default: false },
+      out: { type: 'string', default: 'eval/results' },
+      compare: { type: 'boolean', default: false },
       workspace: { type: 'string' },
       split: { type: 'string', default: 'test' },
       modes: { type: 'string' },
@@ -39,8 +67,38 @@ async function main(): Promise<number> {
     console.log(HELP);
     return EXIT.ok;
   }
+  if (values.compare) {
+    if (positionals.length !== 2)
+      throw new RagError(
+        ErrorCode.INVALID_INPUT,
+        '--compare needs two result files: --compare A.json B.json',
+      );
+    return compareCommand(positionals, values.json);
+  }
+  if (values.dataset) {
+    const config = cliConfig();
+    const workspace = values.workspace ?? config.AGENTIC_RAG_WORKSPACE;
+    assertWorkspaceId(workspace);
+    const k = Number(values.k);
+    if (!Number.isInteger(k) || k < 1 || k > 50)
+      throw new RagError(ErrorCode.INVALID_INPUT, '--k must be an integer from 1 to 50');
+    return goldenCommand(config, cliLogger(config, values.json ? 'quiet' : 'normal'), {
+      dataset: values.dataset,
+      workspace,
+      endpoint: values.endpoint,
+      corpus: values.corpus,
+      ingest: !values['no-ingest'],
+      k,
+      warm: !values['no-warm'],
+      out: values.out,
+      json: values.json,
+    });
+  }
   if (!values.beir || !values.workspace) {
-    throw new RagError(ErrorCode.INVALID_INPUT, '--beir DIR and --workspace NAME are required (see --help)');
+    throw new RagError(
+      ErrorCode.INVALID_INPUT,
+      '--dataset FILE, --compare A B, or --beir DIR with --workspace NAME is required (see --help)',
+    );
   }
   assertWorkspaceId(values.workspace);
   const modes = (values.modes?.split(',') ?? [...EVAL_MODES]) as EvalMode[];

@@ -1,43 +1,12 @@
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueWorkspace } from '../../../../test/backends.js';
+import { runCliScript } from '../../../../test/cli.js';
 import { PostgresSql } from '../db/index.js';
 
-const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
-// Absolute, so the CLI can run from any working directory (no .env of the repository is read).
-const TSX_LOADER = import.meta.resolve('tsx');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(script: string, args: string[], env: Record<string, string | undefined>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const clean = { ...process.env };
-    for (const key of Object.keys(clean))
-      if (/^(DATABASE_URL|REDIS_URL|RAG_|AGENTIC_RAG_|CHUNK_|LOG_LEVEL)/.test(key)) delete clean[key];
-    const child = spawn(
-      process.execPath,
-      ['--import', TSX_LOADER, path.join(REPO, 'packages/agentic-rag/src/cli', script), ...args],
-      {
-        cwd: os.tmpdir(),
-        env: { ...clean, ...env },
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = runCliScript;
 
 const databases = [
   { name: 'embedded PGlite', env: (dataDir: string) => ({ DATA_DIR: dataDir }) },

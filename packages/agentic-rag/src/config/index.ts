@@ -1,4 +1,4 @@
 export { loadConfig, redactConfig } from './load-config.js';
 export type { Env } from './load-config.js';
-export { configSchema } from './schema.js';
-export type { Config } from './schema.js';
+export { configSchema, MCP_TOOL_NAMES } from './schema.js';
+export type { Config, McpToolName } from './schema.js';

@@ -293,3 +293,34 @@ describe('configSchema', () => {
     expect(undescribed.map(([key]) => key)).toEqual([]);
   });
 });
+
+describe('OpenTelemetry variables', () => {
+  it('reads OTLP headers as the OTel spec writes them, values URL-decoded', () => {
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_HEADERS: 'api-key=abc%20def, x-tenant=acme=1' })
+        .OTEL_EXPORTER_OTLP_HEADERS,
+    ).toEqual({ 'api-key': 'abc def', 'x-tenant': 'acme=1' });
+  });
+
+  it.each(['api-key', '=value', 'a=b,,c=d', 'key=%zz'])(
+    'rejects headers %j without showing them',
+    (value) => {
+      const error = configError({ OTEL_EXPORTER_OTLP_HEADERS: value });
+      expect(error.message).toBe(
+        'OTEL_EXPORTER_OTLP_HEADERS=<redacted> is invalid: expected comma-separated name=value pairs (values URL-encoded)',
+      );
+    },
+  );
+
+  it('never logs the headers', () => {
+    const config = loadConfig({ OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20t0ken' });
+    expect(redactConfig(config).OTEL_EXPORTER_OTLP_HEADERS).toBe('<redacted>');
+  });
+
+  it('accepts the exporters it can start and no other', () => {
+    expect(loadConfig({ OTEL_TRACES_EXPORTER: 'console' }).OTEL_TRACES_EXPORTER).toBe('console');
+    expect(configError({ OTEL_TRACES_EXPORTER: 'jaeger' }).message).toBe(
+      'OTEL_TRACES_EXPORTER="jaeger" is invalid: expected one of otlp, console, none',
+    );
+  });
+});

@@ -61,6 +61,9 @@ function crossFieldProblems(config: Config): string[] {
     if (!config.RAG_LLM_BASE_URL) problems.push('RAG_LLM_BASE_URL is required when RAG_LLM=openai');
     if (!config.RAG_LLM_MODEL) problems.push('RAG_LLM_MODEL is required when RAG_LLM=openai');
   }
+  if (config.AGENTIC_RAG_ENABLE_LLM_JUDGE && config.RAG_LLM !== 'openai') {
+    problems.push('AGENTIC_RAG_ENABLE_LLM_JUDGE=true needs a model to judge with: set RAG_LLM=openai');
+  }
   if (config.RAG_INGEST_HYDE && config.RAG_LLM !== 'openai') {
     problems.push('RAG_INGEST_HYDE=true needs a model to write the questions: set RAG_LLM=openai');
   }

@@ -30,6 +30,52 @@ const url = (protocols: string[]) =>
 
 const text = (fallback: string) => z.string().trim().min(1).default(fallback).describe('a non-empty string');
 
+const commaList = (value: string) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+const WORKSPACE_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/** The tools the MCP server (apps/mcp) can offer; AGENTIC_RAG_MCP_TOOLS picks a subset. */
+export const MCP_TOOL_NAMES = [
+  'kb_search',
+  'kb_get_doc',
+  'graph_find_endpoints',
+  'graph_expand',
+  'get_entity',
+  'rag_answer',
+] as const;
+
+export type McpToolName = (typeof MCP_TOOL_NAMES)[number];
+
+/** `https://agent.example.com`: a scheme, a host and an optional port, nothing else. */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return ['http:', 'https:'].includes(url.protocol) && url.origin === value.replace(/\/$/, '');
+  } catch {
+    return false;
+  }
+}
+
+/** OTLP headers as the OTel spec writes them: `name=value,name2=value2`, values URL-encoded. */
+function parseHeaders(value: string): Record<string, string> | null {
+  const headers: Record<string, string> = {};
+  for (const pair of value.split(',')) {
+    const at = pair.indexOf('=');
+    const name = pair.slice(0, at).trim();
+    if (at < 1 || !name) return null;
+    try {
+      headers[name] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      return null;
+    }
+  }
+  return headers;
+}
+
 export const configSchema = z.object({
   NODE_ENV: z
     .enum(['development', 'production', 'test'])
@@ -42,6 +88,22 @@ export const configSchema = z.object({
     .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
     .default('info')
     .describe('one of trace, debug, info, warn, error, fatal, silent'),
+  AGENTIC_RAG_WORKER_METRICS_PORT: int(9465, 0, 65535),
+
+  // OpenTelemetry's own variable names, read here and handed to the SDK (telemetry/tracing.ts).
+  OTEL_SERVICE_NAME: z.string().trim().min(1).optional().describe('a non-empty string'),
+  OTEL_TRACES_EXPORTER: z.enum(['otlp', 'console', 'none']).optional().describe('one of otlp, console, none'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: url(['http', 'https']),
+  OTEL_EXPORTER_OTLP_HEADERS: z
+    .string()
+    .transform((value, context) => {
+      const headers = parseHeaders(value);
+      if (headers) return headers;
+      context.addIssue({ code: 'custom', message: 'not name=value pairs' });
+      return z.NEVER;
+    })
+    .optional()
+    .describe('comma-separated name=value pairs (values URL-encoded)'),
 
   DATABASE_URL: url(['postgres', 'postgresql']),
   DATABASE_POOL_MAX: int(10, 1, 200),
@@ -54,7 +116,7 @@ export const configSchema = z.object({
   AGENTIC_RAG_ENABLED: bool(true),
   AGENTIC_RAG_WORKSPACE: z
     .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/)
+    .regex(WORKSPACE_ID)
     .default('demo')
     .describe('a workspace id: letters, digits, _ . - (max 64)'),
   AGENTIC_RAG_CORPUS_DIR: text('./simulated_ingestion'),
@@ -81,6 +143,27 @@ export const configSchema = z.object({
   GRAPHQL_MAX_ALIASES: int(15, 1, 1000),
   GRAPHQL_MAX_TOKENS: int(2000, 50, 100_000),
   GRAPHQL_MAX_COST: int(1000, 10, 1_000_000),
+
+  // MCP server (apps/mcp).
+  AGENTIC_RAG_MCP_PORT: int(4100, 0, 65535),
+  AGENTIC_RAG_MCP_TOOLS: z
+    .string()
+    .default(MCP_TOOL_NAMES.join(','))
+    .transform((value) => [...new Set(commaList(value))])
+    .pipe(z.array(z.enum(MCP_TOOL_NAMES)).min(1))
+    .describe(`a comma-separated list of ${MCP_TOOL_NAMES.join(', ')}`),
+  AGENTIC_RAG_MCP_WORKSPACES: z
+    .string()
+    .default('')
+    .transform(commaList)
+    .pipe(z.array(z.union([z.literal('*'), z.string().regex(WORKSPACE_ID)])))
+    .describe('comma-separated workspace ids (letters, digits, _ . -), or * for any'),
+  AGENTIC_RAG_MCP_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value) => commaList(value).map((origin) => origin.replace(/\/$/, '')))
+    .pipe(z.array(z.string().refine(isOrigin)))
+    .describe('comma-separated origins such as https://agent.example.com'),
   AGENTIC_RAG_QUEUE_NAME: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/)
@@ -151,6 +234,7 @@ export const configSchema = z.object({
   RAG_LLM_TIMEOUT_MS: int(30_000, 100, 600_000),
   RAG_LLM_MAX_RETRIES: int(2, 0, 10),
   RAG_INGEST_HYDE: bool(false),
+  AGENTIC_RAG_ENABLE_LLM_JUDGE: bool(false),
   RAG_INGEST_HYDE_QUESTIONS: int(3, 1, 10),
 });
 
@@ -161,6 +245,7 @@ export const SECRET_KEYS = [
   'NEO4J_PASSWORD',
   'RAG_EMBEDDER_API_KEY',
   'RAG_LLM_API_KEY',
+  'OTEL_EXPORTER_OTLP_HEADERS',
 ] as const satisfies readonly (keyof Config)[];
 
 /** URL-valued variables that may carry credentials in their user-info part. */

@@ -27,6 +27,7 @@ export const ErrorCode = {
   FETCH_BLOCKED: 'FETCH_BLOCKED',
   WORKSPACE_NOT_FOUND: 'WORKSPACE_NOT_FOUND',
   QUERY_TOO_COMPLEX: 'QUERY_TOO_COMPLEX',
+  UPSTREAM_UNAVAILABLE: 'UPSTREAM_UNAVAILABLE',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -75,6 +76,8 @@ export const ERROR_CODE_INFO: Record<ErrorCode, ErrorCodeInfo> = {
   WORKSPACE_NOT_FOUND: { graphql: 'WORKSPACE_NOT_FOUND', httpStatus: 404, retryable: false },
   // A GraphQL document over the depth, alias, token or cost limits.
   QUERY_TOO_COMPLEX: { graphql: 'QUERY_TOO_COMPLEX', httpStatus: 400, retryable: false },
+  // Another agentic-rag API a command talks to (rag:eval --endpoint) did not answer usefully.
+  UPSTREAM_UNAVAILABLE: { graphql: 'UPSTREAM_UNAVAILABLE', httpStatus: 502, retryable: true },
 };
 
 export interface RagErrorOptions {

@@ -4,3 +4,22 @@ export { EVAL_MODES, runBeir } from './run-beir.js';
 export type { BeirReport, EvalMode, ModeReport, RunBeirOptions } from './run-beir.js';
 export { mean, mrrAt, ndcgAt, percentile, recallAt } from './metrics.js';
 export type { Judgments } from './metrics.js';
+export { GraphqlAnswerer, LibraryAnswerer } from './answerer.js';
+export type { AnswerObservation, Answerer } from './answerer.js';
+export { GOLDEN_CATEGORIES, loadGoldenDataset, parseGoldenDataset } from './golden-dataset.js';
+export type { GoldenCategory, GoldenEntry } from './golden-dataset.js';
+export {
+  byCategory,
+  ENDPOINT_PRECISION_TARGET,
+  scoreQuestion,
+  sourceMatches,
+  summarize,
+} from './golden-score.js';
+export type { CategorySummary, GoldenSummary, JudgeScores, QuestionResult } from './golden-score.js';
+export { LlmJudge, parseScores } from './llm-judge.js';
+export { runGolden } from './run-golden.js';
+export type { GoldenPass, GoldenReport, RunGoldenOptions } from './run-golden.js';
+export { headline, renderMarkdown, renderSummaryTable, writeGoldenReport } from './golden-report.js';
+export { renderChart } from './svg-chart.js';
+export { compareReports, loadGoldenReport, renderComparison } from './compare.js';
+export type { Comparison, MetricChange, QuestionChange } from './compare.js';

@@ -11,7 +11,7 @@ import {
 } from '../graph/index.js';
 import type { QuestionWriter } from '../hyde/index.js';
 import type { CorpusStore, WriteStatus } from '../store/index.js';
-import { silentLogger, type Logger } from '../telemetry/index.js';
+import { ingestChunks, ingestDocuments, silentLogger, type Logger } from '../telemetry/index.js';
 import { chunkText, type Chunk } from './chunker.js';
 import { contentHash, pipelineFingerprint, stableChunkId } from './content-hash.js';
 import { discoverFiles, type DiscoveredFile } from './discover.js';
@@ -285,6 +285,7 @@ export class IngestPipeline {
     summary.corpusVersion = stats.corpusVersion;
     summary.seconds = (performance.now() - started) / 1000;
     summary.chunksPerSecond = summary.seconds > 0 ? summary.chunks / summary.seconds : 0;
+    countIngest(summary);
     this.logger.info('ingest done', { event: 'ingest-done', ...summary, failures: summary.failures.length });
     return summary;
   }
@@ -364,6 +365,7 @@ export class IngestPipeline {
     summary.corpusVersion = await this.options.store.corpusVersion(summary.workspaceId);
     summary.seconds = (performance.now() - started) / 1000;
     summary.chunksPerSecond = summary.seconds > 0 ? summary.chunks / summary.seconds : 0;
+    countIngest(summary);
     return summary;
   }
 
@@ -619,6 +621,14 @@ function loadInline(id: string, content: string): { loaded: LoadResult; sourceRo
   } catch (error) {
     return refuse(sourcePath, ErrorCode.PARSE_FAILED, `cannot parse: ${(error as Error).message}`);
   }
+}
+
+/** Every run's outcome counts, whatever started it: the API, a CLI or a queued job. */
+function countIngest(summary: IngestSummary): void {
+  for (const [outcome, count] of Object.entries(summary.documents)) {
+    if (count > 0) ingestDocuments.inc({ outcome }, count);
+  }
+  ingestChunks.inc(summary.chunks);
 }
 
 function emptySummary(workspaceId: string): IngestSummary {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import { SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
 import type { AnswerCache } from '../cache/index.js';
 import type { Config } from '../config/index.js';
 import type { Sql } from '../db/index.js';
@@ -19,7 +19,7 @@ import { assertWorkspaceId } from '../store/index.js';
 import { answersTotal, cacheLookups, silentLogger, stageDuration, type Logger } from '../telemetry/index.js';
 import type { LookupResult, ToolRouter } from '../tools/index.js';
 import { contextSources, toCitations, type Source } from './sources.js';
-import { evidence } from './stages/evidence.js';
+import { evidence, unknownNames } from './stages/evidence.js';
 import { requestExamples } from './stages/examples.js';
 import { hydeDocument } from './stages/hyde.js';
 import { llmAnswer } from './stages/llm-answer.js';
@@ -55,6 +55,9 @@ type StageName = 'plan' | 'rewrite' | 'hyde' | 'retrieve' | 'tools' | 'synthesiz
 
 /** Everything one run accumulates as it moves through the stages. */
 interface Run {
+  runId: string;
+  /** The caller's logger (a request's, with its id) bound to this run's id. */
+  logger: Logger;
   input: Required<Pick<RagAnswerInput, 'query' | 'workspaceId' | 'topK' | 'useHyde' | 'useTools' | 'debug'>>;
   filters: RetrievalFilters;
   signal: AbortSignal | undefined;
@@ -70,6 +73,8 @@ interface Run {
   refused: boolean;
   stages: StageRecord[];
   warnings: string[];
+  /** What a tool said does not exist (the numbered entity the question names). */
+  missing: string[];
 }
 
 const tracer = trace.getTracer('agentic-rag');
@@ -91,10 +96,17 @@ export class RagOrchestrator {
   async answer(input: RagAnswerInput): Promise<RagAnswer> {
     const run = this.validate(input);
     return tracer.startActiveSpan('ragAnswer', async (span) => {
-      const runId = randomUUID();
+      const { runId } = run;
+      const started = performance.now();
       const spanTrace = span.spanContext().traceId;
+      // With tracing off the span is a no-op with an all-zero id; the answer still gets a unique one.
       const traceId = /^0+$/.test(spanTrace) ? randomUUID().replaceAll('-', '') : spanTrace;
-      span.setAttributes({ 'rag.run_id': runId, 'rag.workspace': run.input.workspaceId });
+      run.logger = run.logger.child({ runId, traceId });
+      span.setAttributes({
+        'rag.run_id': runId,
+        'rag.workspace': run.input.workspaceId,
+        'rag.top_k': run.input.topK,
+      });
       try {
         const corpusVersion = await this.corpusVersion(run.input.workspaceId);
         const key = {
@@ -108,18 +120,28 @@ export class RagOrchestrator {
             filters: run.filters,
           },
         };
-        const hit = await this.cacheGet(key);
+        const hit = await this.cacheGet(key, run.logger);
+        span.setAttributes({ 'rag.corpus_version': corpusVersion, 'rag.cached': hit !== null });
         if (hit) {
           answersTotal.inc({ outcome: 'cached' });
-          span.setAttribute('rag.cached', true);
+          this.finished(run, span, hit, started, true);
           return { ...hit, cached: true, runId, traceId, debug: run.input.debug ? hit.debug : null };
         }
         let state: StageName | 'done' = 'plan';
         while (state !== 'done') state = await this.step(state, run);
-        const check = await this.time(run, 'self-check', async () =>
-          run.refused
-            ? refusalCheck(run.sources)
-            : selfCheck(run.synthesis!.answer, run.synthesis!.cited, run.sources),
+        const check = await this.time(
+          run,
+          'self-check',
+          async () =>
+            run.refused
+              ? refusalCheck(run.sources)
+              : selfCheck(run.synthesis!.answer, run.synthesis!.cited, run.sources),
+          (result) => ({
+            'rag.self_check.passed': result.passed,
+            'rag.self_check.coverage': result.citationCoverage,
+            'rag.self_check.unsupported': result.unsupportedSentences.length,
+            'rag.self_check.warnings': result.warnings.length,
+          }),
         );
         if (!run.refused && !check.passed && run.method === 'llm') {
           // The model's answer is not backed by its sources: fall back to quoting them.
@@ -146,17 +168,41 @@ export class RagOrchestrator {
           debug: this.debug(run),
         };
         answersTotal.inc({ outcome: run.refused ? 'refused' : 'answered' });
-        await this.cacheSet(key, answer);
+        this.finished(run, span, answer, started, false);
+        await this.cacheSet(key, answer, run.logger);
         return { ...answer, debug: run.input.debug ? answer.debug : null };
       } catch (error) {
         const ragError = toRagError(error);
         answersTotal.inc({ outcome: 'failed' });
+        run.logger.warn('ragAnswer failed', {
+          event: 'answer-failed',
+          workspaceId: run.input.workspaceId,
+          code: ragError.code,
+        });
         span.recordException(ragError);
         span.setStatus({ code: SpanStatusCode.ERROR, message: ragError.code });
         throw ragError;
       } finally {
         span.end();
       }
+    });
+  }
+
+  /** The run's outcome on its root span and in one log line: counts and flags, never the text. */
+  private finished(run: Run, span: Span, answer: RagAnswer, started: number, cached: boolean): void {
+    span.setAttributes({
+      'rag.refused': answer.refused,
+      'rag.citations': answer.citations.length,
+      'rag.self_check.passed': answer.selfCheck.passed,
+    });
+    run.logger.info('ragAnswer done', {
+      event: 'answer-done',
+      workspaceId: run.input.workspaceId,
+      cached,
+      refused: answer.refused,
+      citations: answer.citations.length,
+      selfCheckPassed: answer.selfCheck.passed,
+      ms: Number((performance.now() - started).toFixed(1)),
     });
   }
 
@@ -172,6 +218,8 @@ export class RagOrchestrator {
       throw new RagError(ErrorCode.INVALID_INPUT, `topK must be an integer from 1 to ${MAX_TOP_K}`);
     }
     return {
+      runId: randomUUID(),
+      logger: input.logger ?? this.logger,
       input: {
         query,
         workspaceId: input.workspaceId,
@@ -189,6 +237,7 @@ export class RagOrchestrator {
       refused: false,
       stages: [],
       warnings: [],
+      missing: [],
     };
   }
 
@@ -197,126 +246,171 @@ export class RagOrchestrator {
     const { input } = run;
     switch (state) {
       case 'plan':
-        run.plan = await this.time(run, 'plan', async () =>
-          plan(input.query, { useTools: input.useTools && this.deps.tools !== null, useHyde: input.useHyde }),
+        run.plan = await this.time(
+          run,
+          'plan',
+          async () =>
+            plan(input.query, {
+              useTools: input.useTools && this.deps.tools !== null,
+              useHyde: input.useHyde,
+            }),
+          (result) => ({
+            'rag.plan.intent': result.intent,
+            'rag.plan.tools': result.tools.length,
+            'rag.plan.hyde': result.useHyde,
+          }),
         );
         return 'rewrite';
       case 'rewrite':
-        run.rewrite = await this.time(run, 'rewrite', () =>
-          rewrite(this.deps.retriever, this.deps.graph, input.workspaceId, input.query),
+        run.rewrite = await this.time(
+          run,
+          'rewrite',
+          () => rewrite(this.deps.retriever, this.deps.graph, input.workspaceId, input.query),
+          (result) => ({
+            'rag.rewrite.corrections': result.corrections.length,
+            'rag.rewrite.expansions': result.expansions.length,
+          }),
         );
         return run.plan!.useHyde ? 'hyde' : 'retrieve';
       case 'hyde': {
-        const document = await this.time(run, 'hyde', () =>
-          hydeDocument(run.rewrite!.query, {
-            llm: this.deps.llm,
-            retriever: this.deps.retriever,
-            workspaceId: input.workspaceId,
-            filters: run.filters,
-            ...(run.signal ? { signal: run.signal } : {}),
-          }).catch((error: unknown) => {
-            // HyDE only widens the search: without it the run still answers.
-            run.warnings.push(`HyDE skipped (${toRagError(error).code})`);
-            return null;
-          }),
+        const document = await this.time(
+          run,
+          'hyde',
+          () =>
+            hydeDocument(run.rewrite!.query, {
+              llm: this.deps.llm,
+              retriever: this.deps.retriever,
+              workspaceId: input.workspaceId,
+              filters: run.filters,
+              ...(run.signal ? { signal: run.signal } : {}),
+            }).catch((error: unknown) => {
+              // HyDE only widens the search: without it the run still answers.
+              run.warnings.push(`HyDE skipped (${toRagError(error).code})`);
+              return null;
+            }),
+          (result) => ({ 'rag.hyde.written': result !== null }),
         );
         run.hyde = document?.text ?? null;
         return 'retrieve';
       }
       case 'retrieve':
-        await this.time(run, 'retrieve', async () => {
-          run.retrieval = await this.deps.retriever.retrieve({
-            workspaceId: input.workspaceId,
-            query: run.rewrite!.query,
-            k: input.topK,
-            filters: run.filters,
-            ...(run.hyde ? { hyde: run.hyde } : {}),
-            ...(run.signal ? { signal: run.signal } : {}),
-          });
-          run.context = await buildContext(
-            this.deps.sql,
-            this.deps.config,
-            input.workspaceId,
-            run.retrieval,
-            this.logger,
-          );
-          run.sources = contextSources(run.context);
-          if (run.plan!.intent === 'endpoint') {
-            run.sources.push(...(await requestExamples(this.deps.sql, input.workspaceId, run.sources)));
-          }
-          run.warnings.push(...run.retrieval.stats.warnings);
-          if (run.context.stats.partial)
-            run.warnings.push('reference expansion timed out: the context is partial');
-        });
+        await this.time(
+          run,
+          'retrieve',
+          async () => {
+            run.retrieval = await this.deps.retriever.retrieve({
+              workspaceId: input.workspaceId,
+              query: run.rewrite!.query,
+              k: input.topK,
+              filters: run.filters,
+              ...(run.hyde ? { hyde: run.hyde } : {}),
+              ...(run.signal ? { signal: run.signal } : {}),
+            });
+            run.context = await buildContext(
+              this.deps.sql,
+              this.deps.config,
+              input.workspaceId,
+              run.retrieval,
+              run.logger,
+            );
+            run.sources = contextSources(run.context);
+            if (run.plan!.intent === 'endpoint') {
+              run.sources.push(...(await requestExamples(this.deps.sql, input.workspaceId, run.sources)));
+            }
+            run.warnings.push(...run.retrieval.stats.warnings);
+            if (run.context.stats.partial)
+              run.warnings.push('reference expansion timed out: the context is partial');
+          },
+          () => retrievalAttributes(run),
+        );
         return run.plan!.tools.length > 0 ? 'tools' : this.afterEvidence(run);
       case 'tools':
-        await this.time(run, 'tools', async () => {
-          for (const request of run.plan!.tools) {
-            // Tools that read the knowledge base read this run's workspace, never another.
-            const toolInput =
-              request.name === 'lookup'
-                ? { ...request.input, workspaceId: input.workspaceId }
-                : request.input;
-            const call = await this.deps.tools!.call(
-              request.name,
-              toolInput,
-              run.signal ? { signal: run.signal } : {},
-            );
-            run.toolCalls.push({
-              name: call.name,
-              input: call.input,
-              ok: call.ok,
-              output: call.result?.output ?? null,
-              error: call.error ?? null,
-              ms: call.ms,
-            });
-            const definition = call.ok
-              ? (call.result.data as Partial<LookupResult> | undefined)?.definition
-              : null;
-            if (definition && !run.sources.some((source) => source.chunkId === definition.chunkId)) {
-              run.sources.unshift({ ...definition, score: 1, rank: 0, origin: 'primary' });
-            }
-            if (call.ok && call.result) {
-              run.sources.unshift({
-                sourceId: `tool:${call.name}`,
-                chunkId: `tool:${call.name}#${run.toolCalls.length}`,
-                title: call.result.sources?.[0]?.title ?? `${call.name} tool`,
-                url: call.result.sources?.[0]?.url ?? null,
-                text: call.result.output,
-                startOffset: 0,
-                endOffset: call.result.output.length,
-                score: 1,
-                rank: -1,
-                origin: 'tool',
+        await this.time(
+          run,
+          'tools',
+          async () => {
+            for (const request of run.plan!.tools) {
+              // Tools that read the knowledge base read this run's workspace, never another.
+              const toolInput =
+                request.name === 'lookup'
+                  ? { ...request.input, workspaceId: input.workspaceId }
+                  : request.input;
+              const call = await this.deps.tools!.call(
+                request.name,
+                toolInput,
+                run.signal ? { signal: run.signal } : {},
+              );
+              run.toolCalls.push({
+                name: call.name,
+                input: call.input,
+                ok: call.ok,
+                output: call.result?.output ?? null,
+                error: call.error ?? null,
+                ms: call.ms,
               });
+              const definition = call.ok
+                ? (call.result.data as Partial<LookupResult> | undefined)?.definition
+                : null;
+              if (definition && !run.sources.some((source) => source.chunkId === definition.chunkId)) {
+                run.sources.unshift({ ...definition, score: 1, rank: 0, origin: 'primary' });
+              }
+              if (call.ok && call.result?.found === false) run.missing.push(call.result.output);
+              else if (call.ok && call.result) {
+                run.sources.unshift({
+                  sourceId: `tool:${call.name}`,
+                  chunkId: `tool:${call.name}#${run.toolCalls.length}`,
+                  title: call.result.sources?.[0]?.title ?? `${call.name} tool`,
+                  url: call.result.sources?.[0]?.url ?? null,
+                  text: call.result.output,
+                  startOffset: 0,
+                  endOffset: call.result.output.length,
+                  score: 1,
+                  rank: -1,
+                  origin: 'tool',
+                });
+              }
             }
-          }
-        });
+          },
+          () => ({
+            'rag.tools.calls': run.toolCalls.length,
+            'rag.tools.failed': run.toolCalls.filter((call) => !call.ok).length,
+          }),
+        );
         return this.afterEvidence(run);
       case 'synthesize':
-        run.synthesis = await this.time(run, 'synthesize', async () => {
-          if (!this.deps.llm)
-            return extractiveAnswer(run.rewrite!.query, run.sources, {
-              intent: run.plan!.intent,
-              entity: run.plan!.entity,
-            });
-          try {
-            const answer = await llmAnswer(this.deps.llm, input.query, run.sources, run.signal);
-            run.method = 'llm';
-            return answer;
-          } catch (error) {
-            const ragError = toRagError(error);
-            if (ragError.code === ErrorCode.ABORTED) throw ragError;
-            run.warnings.push(`LLM unavailable (${ragError.code}); answered extractively`);
-            return extractiveAnswer(run.rewrite!.query, run.sources, {
-              intent: run.plan!.intent,
-              entity: run.plan!.entity,
-            });
-          }
-        });
+        run.synthesis = await this.time(
+          run,
+          'synthesize',
+          async () => {
+            if (!this.deps.llm)
+              return extractiveAnswer(run.rewrite!.query, run.sources, {
+                intent: run.plan!.intent,
+                entity: run.plan!.entity,
+              });
+            try {
+              const answer = await llmAnswer(this.deps.llm, input.query, run.sources, run.signal);
+              run.method = 'llm';
+              return answer;
+            } catch (error) {
+              const ragError = toRagError(error);
+              if (ragError.code === ErrorCode.ABORTED) throw ragError;
+              run.warnings.push(`LLM unavailable (${ragError.code}); answered extractively`);
+              return extractiveAnswer(run.rewrite!.query, run.sources, {
+                intent: run.plan!.intent,
+                entity: run.plan!.entity,
+              });
+            }
+          },
+          (result) => ({ 'rag.synthesis.method': run.method, 'rag.citations': result.cited.length }),
+        );
         return 'done';
       case 'refuse':
-        run.synthesis = await this.time(run, 'refuse', async () => refusal(run.sources));
+        run.synthesis = await this.time(
+          run,
+          'refuse',
+          async () => refusal(run.sources),
+          (result) => ({ 'rag.citations': result.cited.length }),
+        );
         run.refused = true;
         run.method = 'refusal';
         return 'done';
@@ -327,6 +421,17 @@ export class RagOrchestrator {
 
   /** Synthesis when something covers the question well enough, a refusal otherwise. */
   private afterEvidence(run: Run): StageName {
+    // The question is about one numbered entity and the graph has no such entity: whatever else
+    // retrieval found is about something else.
+    if (run.plan!.intent === 'entity' && run.missing.length > 0) {
+      run.warnings.push(...run.missing);
+      return 'refuse';
+    }
+    const names = unknownNames(run.input.query, run.retrieval?.stats.unknownTerms ?? []);
+    if (names.length > 0) {
+      run.warnings.push(`the question names ${names.join(', ')}, which the knowledge base never mentions`);
+      return 'refuse';
+    }
     const found = evidence(run.input.query, run.sources, run.rewrite!.corrections);
     if (found.score >= this.deps.config.AGENTIC_RAG_MIN_EVIDENCE) return 'synthesize';
     run.warnings.push(
@@ -335,11 +440,23 @@ export class RagOrchestrator {
     return 'refuse';
   }
 
-  private async time<T>(run: Run, name: string, work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a stage as a span `rag.<name>` carrying the run's id and workspace, plus what `describe`
+   * reads off its result: counts and flags, never query or document text.
+   */
+  private async time<T>(
+    run: Run,
+    name: string,
+    work: () => Promise<T>,
+    describe?: (result: T) => Attributes,
+  ): Promise<T> {
     const started = performance.now();
     return tracer.startActiveSpan(`rag.${name}`, async (span: Span) => {
+      span.setAttributes({ 'rag.run_id': run.runId, 'rag.workspace': run.input.workspaceId });
       try {
-        return await work();
+        const result = await work();
+        if (describe) span.setAttributes(describe(result));
+        return result;
       } catch (error) {
         span.setStatus({ code: SpanStatusCode.ERROR, message: toRagError(error).code });
         throw error;
@@ -362,25 +479,29 @@ export class RagOrchestrator {
     return Number(row.corpus_version);
   }
 
-  private async cacheGet(key: Parameters<AnswerCache['get']>[0]): Promise<RagAnswer | null> {
+  private async cacheGet(key: Parameters<AnswerCache['get']>[0], logger: Logger): Promise<RagAnswer | null> {
     if (!this.deps.cache) return null;
     try {
       const hit = await this.deps.cache.get<RagAnswer>(key);
-      cacheLookups.inc({ result: hit ? 'hit' : 'miss' });
+      cacheLookups.inc({ cache: 'answer', result: hit ? 'hit' : 'miss' });
       return hit;
     } catch (error) {
-      cacheLookups.inc({ result: 'error' });
-      this.logger.warn('answer cache read failed', { event: 'cache-read-failed', error: toRagError(error) });
+      cacheLookups.inc({ cache: 'answer', result: 'error' });
+      logger.warn('answer cache read failed', { event: 'cache-read-failed', error: toRagError(error) });
       return null;
     }
   }
 
-  private async cacheSet(key: Parameters<AnswerCache['get']>[0], answer: RagAnswer): Promise<void> {
+  private async cacheSet(
+    key: Parameters<AnswerCache['get']>[0],
+    answer: RagAnswer,
+    logger: Logger,
+  ): Promise<void> {
     if (!this.deps.cache) return;
     try {
       await this.deps.cache.set(key, answer, this.deps.config.AGENTIC_RAG_REDIS_TTL_SECONDS);
     } catch (error) {
-      this.logger.warn('answer cache write failed', {
+      logger.warn('answer cache write failed', {
         event: 'cache-write-failed',
         error: toRagError(error),
       });
@@ -407,6 +528,22 @@ export class RagOrchestrator {
       synthesis: run.method,
     };
   }
+}
+
+/** What the retrieve stage found, as counts: per-channel candidates, hits, and the context built. */
+function retrievalAttributes(run: Run): Attributes {
+  const { retrieval, context } = run;
+  return {
+    'rag.retrieve.candidates.vector': retrieval?.stats.candidates.vector ?? 0,
+    'rag.retrieve.candidates.lexical': retrieval?.stats.candidates.lexical ?? 0,
+    'rag.retrieve.candidates.graph': retrieval?.stats.candidates.graph ?? 0,
+    'rag.retrieve.hits': retrieval?.hits.length ?? 0,
+    'rag.context.primary': context?.primary.length ?? 0,
+    'rag.context.references': context?.references.length ?? 0,
+    'rag.context.tokens': context?.totalTokens ?? 0,
+    'rag.context.partial': context?.stats.partial ?? false,
+    'rag.sources': run.sources.length,
+  };
 }
 
 /** A refusal claims nothing, so it passes; injected instructions in what was read still warn. */

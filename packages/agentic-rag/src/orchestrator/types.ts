@@ -1,5 +1,6 @@
 import type { ChannelScore } from '../retrieve/index.js';
 import type { Correction } from '../retrieve/index.js';
+import type { Logger } from '../telemetry/index.js';
 
 export interface RagAnswerInput {
   query: string;
@@ -15,6 +16,8 @@ export interface RagAnswerInput {
   /** Return the plan, stage timings and candidates. */
   debug?: boolean;
   signal?: AbortSignal;
+  /** The caller's logger (a request's, bound to its id); the run's lines add the run id to it. */
+  logger?: Logger;
 }
 
 export interface Citation {

@@ -7,6 +7,7 @@ import type { Config } from '../config/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { discoverFiles } from '../ingest/index.js';
 import type { IngestStageRecord, JobStore } from '../store/index.js';
+import type { QueueCounts } from '../telemetry/index.js';
 import {
   idempotencyKey,
   ingestDocumentPayload,
@@ -31,6 +32,23 @@ export function jobDefaults(config: Config) {
 
 /** BullMQ forbids ':' in queue names, so the dead-letter queue is `<name>-dlq`. */
 export const deadLetterQueueName = (name: string) => `${name}-dlq`;
+
+/** BullMQ states a metrics scrape reports; `completed` and `failed` are what retention keeps. */
+const COUNTED_STATES = [
+  'waiting',
+  'active',
+  'delayed',
+  'prioritized',
+  'waiting-children',
+  'completed',
+  'failed',
+] as const;
+
+/** A queue's jobs by state and its dead letters, for the queue gauges of /metrics. */
+export async function queueCounts(queue: Queue, deadLetters: Queue): Promise<QueueCounts> {
+  const [jobs, dead] = await Promise.all([queue.getJobCounts(...COUNTED_STATES), deadLetters.count()]);
+  return { queue: queue.name, jobs, deadLetters: dead };
+}
 
 /** What `resume` did for a workspace. */
 export interface ResumeResult {
@@ -260,6 +278,10 @@ export class IngestQueue {
       }
     }
     return { retried, requeued, unrecoverable };
+  }
+
+  counts(): Promise<QueueCounts> {
+    return queueCounts(this.queue, this.deadLetters);
   }
 
   async purgeDeadLetters(): Promise<number> {

@@ -1,11 +1,11 @@
-import { context, propagation, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, propagation, SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
 import { Queue, UnrecoverableError, WaitingChildrenError, Worker, type Job } from 'bullmq';
 import { ErrorCode, toRagError } from '../errors/index.js';
 import type { Config } from '../config/index.js';
 import type { IngestPipeline, IngestSummary } from '../ingest/index.js';
 import type { JobStore } from '../store/index.js';
-import type { Logger } from '../telemetry/index.js';
-import { deadLetterQueueName, jobDefaults, type DeadLetter } from './ingest-queue.js';
+import { jobDuration, jobsTotal, type Logger, type QueueCounts } from '../telemetry/index.js';
+import { deadLetterQueueName, jobDefaults, queueCounts, type DeadLetter } from './ingest-queue.js';
 import { runningJob } from './job-context.js';
 import { jobPayload, type IngestDocumentPayload, type StageJobPayload } from './payloads.js';
 import { assertNoEviction, queueConnection } from './redis.js';
@@ -33,6 +33,8 @@ export interface WorkerDeps {
 
 export interface IngestWorker {
   worker: Worker;
+  /** The queue's jobs by state and its dead letters (the worker's /metrics). */
+  counts(): Promise<QueueCounts>;
   /** Stops taking jobs and waits for the running ones (SIGTERM): nothing is left half-written. */
   close(): Promise<void>;
 }
@@ -77,11 +79,24 @@ export async function startIngestWorker(
     const payload = parsed.data;
     const attempt = job.attemptsMade + 1;
     const parent = propagation.extract(context.active(), payload.trace);
-    return tracer.startActiveSpan(`job.${job.name}`, {}, parent, async (span) => {
+    const started = performance.now();
+    const outcome = (name: 'completed' | 'retried' | 'dead' | 'split') => {
+      jobsTotal.inc({ kind: payload.kind, outcome: name });
+      jobDuration.observe({ kind: payload.kind }, (performance.now() - started) / 1000);
+      return name;
+    };
+    return tracer.startActiveSpan(`job.${payload.kind}`, {}, parent, async (span) => {
       span.setAttributes({
         'rag.job_id': job.id!,
+        'rag.job_kind': payload.kind,
         'rag.workspace': payload.workspaceId,
         'rag.attempt': attempt,
+      });
+      // With tracing off the span's id is all zeros: no trace to point to, so none is logged.
+      const traced = trace.isSpanContextValid(span.spanContext());
+      const jobLogger = logger.child({
+        jobId: job.id,
+        ...(traced ? { traceId: span.spanContext().traceId } : {}),
       });
       try {
         // Inside the try: an attempt that cannot even reach Postgres is still a logged, counted
@@ -93,6 +108,7 @@ export async function startIngestWorker(
         if (payload.kind !== 'ingest-document') {
           const result = await runStage(runtime, payload);
           await jobs.finish(job.id!, { result });
+          span.setAttributes({ 'rag.job.outcome': outcome('completed'), 'rag.stage.items': result.items });
           return result;
         }
         const split = {
@@ -102,7 +118,7 @@ export async function startIngestWorker(
           batchSize: config.AGENTIC_RAG_STAGE_BATCH_SIZE,
         };
         if (token && (await splitIntoStageJobs(job, token, payload, split))) {
-          span.setAttribute('rag.waiting_for_stage_jobs', true);
+          span.setAttribute('rag.job.outcome', outcome('split'));
           throw new WaitingChildrenError();
         }
         const summary = await runningJob.run({ id: job.id!, progress }, () => run(runtime, payload));
@@ -112,6 +128,7 @@ export async function startIngestWorker(
           throw UNRECOVERABLE.has(failure.code) ? new UnrecoverableError(error.message) : error;
         }
         await jobs.finish(job.id!, { result: summary });
+        span.setAttributes({ 'rag.job.outcome': outcome('completed'), ...summaryAttributes(summary) });
         return summary;
       } catch (error) {
         // Not a failure: the job comes back once its stage jobs have finished.
@@ -126,7 +143,7 @@ export async function startIngestWorker(
             payload,
             error: message,
             attempts: attempt,
-            traceId: span.spanContext().traceId,
+            traceId: traced ? span.spanContext().traceId : null,
             failedAt: new Date().toISOString(),
           };
           // Same id as the job: a crash between here and the failure cannot leave two letters.
@@ -134,9 +151,9 @@ export async function startIngestWorker(
         }
         span.recordException(ragError);
         span.setStatus({ code: SpanStatusCode.ERROR, message: ragError.code });
-        logger.warn('job failed', {
+        span.setAttribute('rag.job.outcome', outcome(last ? 'dead' : 'retried'));
+        jobLogger.warn('job failed', {
           event: 'job-failed',
-          jobId: job.id,
           attempt,
           dead: last,
           code: ragError.code,
@@ -144,9 +161,8 @@ export async function startIngestWorker(
         // Bookkeeping that fails (Postgres down) must not replace the job's own error: BullMQ
         // decides from it whether to retry.
         await jobs.attemptFailed(job.id!, attempt, message, last).catch((bookkeeping: unknown) =>
-          logger.warn('cannot record the failed attempt', {
+          jobLogger.warn('cannot record the failed attempt', {
             event: 'job-bookkeeping-failed',
-            jobId: job.id,
             attempt,
             error: toRagError(bookkeeping),
           }),
@@ -172,12 +188,25 @@ export async function startIngestWorker(
   worker.on('error', (error) => logger.warn('worker error', { event: 'worker-error', error }));
   return {
     worker,
+    counts: () => queueCounts(queue, deadLetters),
     close: async () => {
       await worker.close();
       await deadLetters.close();
       await queue.close();
       await connection.quit().catch(() => connection.disconnect());
     },
+  };
+}
+
+/** A document job's result on its span: how many documents went which way, and the chunks written. */
+function summaryAttributes(summary: IngestSummary): Attributes {
+  return {
+    'rag.ingest.added': summary.documents.added,
+    'rag.ingest.updated': summary.documents.updated,
+    'rag.ingest.unchanged': summary.documents.unchanged,
+    'rag.ingest.skipped': summary.documents.skipped,
+    'rag.ingest.failed': summary.documents.failed,
+    'rag.ingest.chunks': summary.chunks,
   };
 }
 

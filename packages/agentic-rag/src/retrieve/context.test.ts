@@ -55,6 +55,7 @@ function result(hits: RetrievalHit[]): RetrievalResult {
       reranker: 'heuristic',
       warnings: ['reranker slow'],
       queryEntities: [],
+      unknownTerms: [],
     },
   };
 }

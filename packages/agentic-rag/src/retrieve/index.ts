@@ -34,3 +34,11 @@ export type { HttpCrossEncoderOptions } from './rerank/http-cross-encoder.js';
 export type { Reranker, RerankCandidate, RerankOptions, RerankResult } from './rerank/reranker.js';
 export { maximalMarginalRelevance } from './rerank/mmr.js';
 export { extractIdentifiers } from './rerank/identifiers.js';
+export { findEndpoints, OPERATION_TYPES } from './endpoints.js';
+export type {
+  EndpointSources,
+  FindEndpointsOptions,
+  FoundEndpoint,
+  FoundEndpoints,
+  OperationTypeName,
+} from './endpoints.js';

@@ -8,14 +8,30 @@ export interface QueryIntent {
   operationType?: string;
 }
 
-const ENDPOINT = /\b(endpoints?|api calls?|routes?|operations?|requests?|(GET|POST|PUT|PATCH|DELETE)\s+\/)/i;
+const ENDPOINT = new RegExp(
+  [
+    String.raw`\b(endpoints?|api calls?|routes?|operations?|requests?|(GET|POST|PUT|PATCH|DELETE)\s+\/)`,
+    // "which call ...", "what call ..."
+    String.raw`\b(which|what)\s+calls?\b`,
+    // "... through the API", "via the REST API", "using the API"
+    String.raw`\b(via|through|using|with|from|in)\s+(the\s+|our\s+|your\s+)?(rest\s+|http\s+)?api\b`,
+  ].join('|'),
+  'i',
+);
 const SCHEMA = /\b(schemas?|fields?|propert(y|ies)|request body|payload|attributes?|model)\b/i;
 const ERROR = /\b(errors?|error codes?|status codes?|[45]\d\d|fail(s|ed|ing|ure)?)\b/i;
 
+/** Checked in order; an update or delete verb outranks "new" or "add" in the same question. */
 const OPERATION_VERBS: ReadonlyArray<[string, RegExp]> = [
-  ['create', /\b(creat(e|es|ed|ing)|adds?|adding|register(s|ed|ing)?|makes?|new)\b/i],
+  [
+    'update',
+    /\b(updat(e|es|ed|ing)|chang(e|es|ing)|edit(s|ing)?|modif(y|ies|ying)|renam(e|es|ing)|replac(e|es|ed|ing)|overwrit(e|es|ing))\b/i,
+  ],
+  [
+    'create',
+    /\b(creat(e|es|ed|ing)|adds?|adding|register(s|ed|ing)?|makes?|purchas(e|es|ing)|buy(s|ing)?|connect(s|ing)?)\b/i,
+  ],
   ['list', /\b(lists?|listing|all|enumerat(e|es|ing)|browse)\b/i],
-  ['update', /\b(updat(e|es|ed|ing)|chang(e|es|ing)|edit(s|ing)?|modif(y|ies|ying)|renam(e|es|ing))\b/i],
   ['delete', /\b(delet(e|es|ed|ing)|remov(e|es|ed|ing)|destroy(s|ing)?)\b/i],
   ['read', /\b(gets?|retriev(e|es|ing)|fetch(es|ing)?|look up|reads?|show(s|ing)?)\b/i],
 ];
@@ -35,7 +51,9 @@ export function detectIntent(query: string): QueryIntent {
         : 'general';
   if (kind !== 'endpoint') return { kind };
   const verb = OPERATION_VERBS.find(([, pattern]) => pattern.test(query));
-  return verb ? { kind, operationType: verb[0] } : { kind };
+  if (verb) return { kind, operationType: verb[0] };
+  // "new" alone is the weakest sign of a create: only when no verb says otherwise.
+  return /\bnew\b/i.test(query) ? { kind, operationType: 'create' } : { kind };
 }
 
 /** The narrowings to try in order, most specific first; the caller ends with the plain filters. */

@@ -3,7 +3,7 @@ import type { Embedder } from '../embed/index.js';
 import type { GraphStore } from '../graph/index.js';
 import { ErrorCode, RagError, toRagError } from '../errors/index.js';
 import { assertWorkspaceId } from '../store/index.js';
-import { silentLogger, type Logger } from '../telemetry/index.js';
+import { retrievalScore, silentLogger, type Logger } from '../telemetry/index.js';
 import { loadSqlFile } from '../db/index.js';
 import { bm25Channel, denseChannel, type ChannelResult } from './channels.js';
 import { parseFilters, type RetrievalFilters } from './filters.js';
@@ -110,6 +110,59 @@ export interface RetrievalResult {
     warnings: string[];
     /** Entities the question named that the graph knows (the graph channel's own seeds). */
     queryEntities: string[];
+    /**
+     * Words of the question the workspace has never seen and could not correct ("gdpr"): what the
+     * question is about, when the corpus does not cover it.
+     */
+    unknownTerms: string[];
+  };
+}
+
+/**
+ * Each returned hit's raw score per channel goes into the score histogram: the distribution a
+ * drifting embedder or a changed corpus moves. Only returned hits count, so the narrowing
+ * attempts that were discarded do not.
+ */
+function observed(result: RetrievalResult): RetrievalResult {
+  for (const hit of result.hits) {
+    for (const [channel, score] of Object.entries(hit.channels)) {
+      if (score) retrievalScore.observe({ channel }, score.score);
+    }
+  }
+  return result;
+}
+
+/**
+ * The narrowed hits and the plain ones taken in turn (narrowed first), each chunk once, k in
+ * all. Stage timings add up: both searches ran.
+ */
+type Searched = Omit<RetrievalResult, 'intent'>;
+
+function interleave(focused: Searched, broad: Searched, k: number): Searched {
+  const hits: RetrievalHit[] = [];
+  const seen = new Set<string>();
+  for (
+    let index = 0;
+    hits.length < k && (index < focused.hits.length || index < broad.hits.length);
+    index++
+  ) {
+    for (const hit of [focused.hits[index], broad.hits[index]]) {
+      if (!hit || seen.has(hit.chunkId) || hits.length >= k) continue;
+      seen.add(hit.chunkId);
+      hits.push(hit);
+    }
+  }
+  const stages = new Map<string, number>();
+  for (const stage of [...focused.stats.stages, ...broad.stats.stages])
+    stages.set(stage.name, (stages.get(stage.name) ?? 0) + stage.ms);
+  return {
+    ...focused,
+    hits,
+    stats: {
+      ...focused.stats,
+      stages: [...stages].map(([name, ms]) => ({ name, ms })),
+      warnings: [...new Set([...focused.stats.warnings, ...broad.stats.warnings])],
+    },
   };
 }
 
@@ -133,20 +186,28 @@ export class HybridRetriever {
   }
 
   /**
-   * Tries the intent's narrowings first (endpoint questions → API operations of the asked-for
-   * type → API operations) and takes the first that finds at least min(3, k) hits; otherwise
-   * searches with the caller's filters alone.
+   * Tries the intent's narrowings (endpoint questions → API operations of the asked-for type → API
+   * operations) and takes the first that finds at least min(3, k) hits, interleaved with a search
+   * under the caller's filters alone: the narrowed best comes first, and the best prose (the error
+   * reference, the runbook, a chapter the wording misled the intent about) is never pushed out
+   * of the list by operation documents. No narrowing that finds enough: the plain search alone.
    */
   async retrieve(options: RetrieveOptions): Promise<RetrievalResult> {
     const filters = parseFilters(options.filters);
     const intent = options.intent === false ? ({ kind: 'general' } as const) : detectIntent(options.query);
     const enough = Math.min(3, options.k ?? 10);
-    for (const narrowed of narrowings(intent, filters)) {
-      const result = await this.search({ ...options, filters: narrowed });
-      if (result.hits.length >= enough) return { ...result, intent: { ...intent, narrowedTo: narrowed } };
+    const tries = narrowings(intent, filters);
+    // Started at once: every narrowed answer is blended with it, and the fallback is it.
+    const broad = this.search(options);
+    broad.catch(() => undefined);
+    for (const narrowed of tries) {
+      const focused = await this.search({ ...options, filters: narrowed });
+      if (focused.hits.length >= enough) {
+        const blended = interleave(focused, await broad, options.k ?? 10);
+        return observed({ ...blended, intent: { ...intent, narrowedTo: narrowed } });
+      }
     }
-    const result = await this.search(options);
-    return { ...result, intent: { ...intent, narrowedTo: null } };
+    return observed({ ...(await broad), intent: { ...intent, narrowedTo: null } });
   }
 
   /**
@@ -369,6 +430,15 @@ export class HybridRetriever {
         reranker: rerankOn ? this.reranker!.name : null,
         warnings,
         queryEntities: graph?.queryEntities ?? [],
+        unknownTerms: analysis.terms
+          .map((term) => term.lexeme)
+          .filter(
+            (lexeme) =>
+              lexeme.length >= 4 &&
+              !/\d/.test(lexeme) &&
+              (analysis.documentFrequency.get(lexeme) ?? 0) === 0 &&
+              !analysis.corrections.some((correction) => correction.from === lexeme),
+          ),
       },
     };
   }

@@ -310,6 +310,15 @@ export class CorpusStore {
     return page.documents[0] ?? null;
   }
 
+  /** A document's text as ingested (what chunk offsets index into); null when there is no such document. */
+  async documentContent(workspaceId: string, sourcePath: string): Promise<string | null> {
+    const result = await this.sql.query<{ content: string }>(
+      'SELECT content FROM rag_documents WHERE workspace_id = $1 AND source_path = $2',
+      [workspaceId, sourcePath],
+    );
+    return result.rows[0]?.content ?? null;
+  }
+
   /**
    * Documents in source-path order, `first` at a time after the source path `after` (keyset
    * pagination: stable while documents are added or removed), optionally under a path prefix.

@@ -42,6 +42,7 @@ export function lookupTool(sql: Sql, graph: GraphStore): Tool<typeof lookupInput
         return {
           output: `${type} ${number} is not in the knowledge base.`,
           data: { entity: null, definition: null },
+          found: false,
         };
       const title = typeof entity.properties.title === 'string' ? entity.properties.title : null;
       const mentions = (await graph.mentions(workspaceId, [entity.id])).filter(

@@ -11,6 +11,11 @@ export interface ToolResult {
   /** Structured form of the output for programmatic callers. */
   data?: unknown;
   sources?: ToolSource[];
+  /**
+   * False when the tool's answer is that what was asked for does not exist ("Algorithm 12.3 is not
+   * in the knowledge base"): a true statement, but no evidence for answering the question.
+   */
+  found?: boolean;
 }
 
 export interface ToolContext {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Correction } from '../../retrieve/index.js';
 import { source } from '../source-fixture.js';
-import { evidence } from './evidence.js';
+import { evidence, unknownNames } from './evidence.js';
 
 const beliefs = source({
   sourceId: 'textbook/ch19-beliefs.md',
@@ -99,5 +99,24 @@ describe('evidence', () => {
       expect(evidence('belief state', [beliefs], [pomp]).score).toBe(1);
       expect(evidence('retry policy', [beliefs], [pomp])).toEqual({ score: 0, best: null });
     });
+  });
+});
+
+describe('unknownNames', () => {
+  it('finds capitalised words and acronyms whose stem the workspace never saw', () => {
+    expect(
+      unknownNames('How does Northwind process GDPR right-to-erasure requests?', ['gdpr', 'erasur']),
+    ).toEqual(['GDPR']);
+    expect(unknownNames('Which Smagorinsky constant fits LES?', ['smagorinski'])).toEqual(['Smagorinsky']);
+    expect(unknownNames('Give the Rauch-Tung-Striebel equations', ['rauch-tung-striebel', 'rauch'])).toEqual([
+      'Rauch-Tung-Striebel',
+    ]);
+  });
+
+  it('ignores lower-case unknown words, a capital that only starts the sentence, and known names', () => {
+    expect(unknownNames('schedule a pickup for tomorrow morning', ['tomorrow'])).toEqual([]);
+    expect(unknownNames('Wieght limits for parcels?', ['wieght'])).toEqual([]);
+    expect(unknownNames('Which POMDP solver is fastest?', [])).toEqual([]);
+    expect(unknownNames('Which POMDP solver is fastest?', ['fastest'])).toEqual([]);
   });
 });

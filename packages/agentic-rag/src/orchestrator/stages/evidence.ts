@@ -48,3 +48,33 @@ export function evidence(
   }
   return best;
 }
+
+/**
+ * Names the question uses that the knowledge base has never seen: words it writes capitalised
+ * (not just as the first word) or as an acronym, whose stem no chunk of the workspace contains
+ * and no typo correction explains ("GDPR", "Smagorinsky", "Australia"). A question about a named
+ * thing the corpus never mentions is out of its scope however many of its other words match;
+ * lower-case unknown words ("tomorrow", a typo) say nothing of the kind.
+ */
+export function unknownNames(query: string, unknownTerms: readonly string[]): string[] {
+  if (unknownTerms.length === 0) return [];
+  const words = [...query.matchAll(/[\p{L}][\p{L}\p{N}'’-]*/gu)].map((match) => ({
+    word: match[0],
+    first: match.index === 0,
+  }));
+  const named = words.filter(
+    ({ word, first }) => /^\p{Lu}/u.test(word) && (!first || /^\p{Lu}{2,}/u.test(word)),
+  );
+  return named
+    .map(({ word }) => word)
+    .filter((word) => {
+      const lower = word.toLowerCase();
+      // The lexemes are Snowball stems ("smagorinski", "erasur"): a word is its stem when they
+      // share all but perhaps the stem's last letter.
+      return unknownTerms.some((lexeme) => {
+        let shared = 0;
+        while (shared < lower.length && lower[shared] === lexeme[shared]) shared++;
+        return lexeme.length >= 4 && shared >= Math.max(4, Math.min(lower.length, lexeme.length) - 1);
+      });
+    });
+}

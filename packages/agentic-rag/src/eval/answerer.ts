@@ -1,0 +1,122 @@
+import { ErrorCode, RagError } from '../errors/index.js';
+import type { RagOrchestrator } from '../orchestrator/index.js';
+
+/** What an evaluation needs to see of one answer, whichever way it was asked for. */
+export interface AnswerObservation {
+  answer: string;
+  refused: boolean;
+  cached: boolean;
+  runId: string;
+  /** Cited document ids, in citation order. */
+  citations: string[];
+  /** Retrieved document ids, best first, each once (a document ranks at its best chunk). */
+  retrieved: string[];
+  /** The self-check's share of answer sentences the cited sources support. */
+  citationCoverage: number;
+  stages: Array<{ name: string; ms: number }>;
+  /** Wall time of the call, as the caller saw it. */
+  totalMs: number;
+  /** Cited snippets, for a judge. */
+  snippets: string[];
+}
+
+/** Asks one question: the library in this process, or a running API over GraphQL. */
+export interface Answerer {
+  readonly name: string;
+  answer(question: string, workspaceId: string, topK: number): Promise<AnswerObservation>;
+}
+
+/** What both ways of asking return: the shape of `ragAnswer` with `debug: true`. */
+interface AnswerShape {
+  answer: string;
+  refused: boolean;
+  cached: boolean;
+  runId: string;
+  citations: ReadonlyArray<{ sourceId: string; snippet: string }>;
+  selfCheck: { citationCoverage: number };
+  debug: {
+    stages: Array<{ name: string; ms: number }>;
+    candidates: ReadonlyArray<{ sourceId: string }>;
+  } | null;
+}
+
+function observation(result: AnswerShape, started: number): AnswerObservation {
+  return {
+    answer: result.answer,
+    refused: result.refused,
+    cached: result.cached,
+    runId: result.runId,
+    citations: result.citations.map((citation) => citation.sourceId),
+    retrieved: [...new Set(result.debug?.candidates.map((candidate) => candidate.sourceId) ?? [])],
+    citationCoverage: result.selfCheck.citationCoverage,
+    stages: result.debug?.stages ?? [],
+    totalMs: performance.now() - started,
+    snippets: result.citations.map((citation) => citation.snippet),
+  };
+}
+
+export class LibraryAnswerer implements Answerer {
+  readonly name = 'library';
+
+  constructor(private readonly orchestrator: RagOrchestrator) {}
+
+  async answer(question: string, workspaceId: string, topK: number): Promise<AnswerObservation> {
+    const started = performance.now();
+    return observation(
+      await this.orchestrator.answer({ query: question, workspaceId, topK, debug: true }),
+      started,
+    );
+  }
+}
+
+const RAG_ANSWER = `mutation Eval($input: RagAnswerInput!) {
+  ragAnswer(input: $input) {
+    answer refused cached runId
+    citations { sourceId snippet }
+    selfCheck { citationCoverage }
+    debug { stages { name ms } candidates { sourceId } }
+  }
+}`;
+
+/** The same questions through a running API (`--endpoint`): what its clients get, network included. */
+export class GraphqlAnswerer implements Answerer {
+  readonly name = 'graphql';
+
+  constructor(
+    private readonly endpoint: string,
+    private readonly fetchImpl: typeof fetch = fetch,
+  ) {}
+
+  async answer(question: string, workspaceId: string, topK: number): Promise<AnswerObservation> {
+    const started = performance.now();
+    let response: Response;
+    try {
+      response = await this.fetchImpl(this.endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query: RAG_ANSWER,
+          variables: { input: { query: question, workspaceId, topK, debug: true } },
+        }),
+      });
+    } catch (error) {
+      throw new RagError(
+        ErrorCode.UPSTREAM_UNAVAILABLE,
+        `cannot reach ${this.endpoint}: ${(error as Error).message}`,
+      );
+    }
+    const body = (await response.json().catch(() => null)) as {
+      data?: { ragAnswer?: AnswerShape } | null;
+      errors?: Array<{ message: string; extensions?: { code?: string } }>;
+    } | null;
+    const result = body?.data?.ragAnswer;
+    if (!result) {
+      const error = body?.errors?.[0];
+      throw new RagError(
+        ErrorCode.UPSTREAM_UNAVAILABLE,
+        `${this.endpoint} answered ${response.status}${error ? `: [${error.extensions?.code ?? 'ERROR'}] ${error.message}` : ''}`,
+      );
+    }
+    return observation(result, started);
+  }
+}
