@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { httpRequestDuration, type Logger } from '@agentic-rag/core';
+import { restRouteOf } from './rest/router.js';
 
 const tracer = trace.getTracer('agentic-rag');
 
@@ -31,6 +32,8 @@ export const requestScope = new AsyncLocalStorage<RequestScope>();
 /** The route template of a path: the label of its metrics and the name of its span. */
 export function routeOf(pathname: string): string {
   if (pathname.startsWith('/explorer/')) return '/explorer';
+  const rest = restRouteOf(pathname);
+  if (rest) return rest;
   return ROUTES.has(pathname) ? pathname : 'unmatched';
 }
 

@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { ErrorCode, metricsRegistry, toRagError, type Logger, type RagRuntime } from '@agentic-rag/core';
 import { handleExplorer } from './explorer/index.js';
-import { BodyTooLarge, createGraphql, MalformedBody } from './graphql/apollo.js';
+import { createGraphql } from './graphql/apollo.js';
+import { BodyTooLarge, MalformedBody } from './http-body.js';
 import { sendError, sendJson } from './http-errors.js';
 import { withRequestTelemetry } from './request-telemetry.js';
+import { handleRest } from './rest/router.js';
 
 export interface ApiState {
   runtime: RagRuntime;
@@ -12,8 +14,9 @@ export interface ApiState {
 }
 
 /**
- * The HTTP surface: GraphQL at /graphql with an offline explorer at /explorer, Prometheus at /metrics, liveness and readiness for
- * orchestrators. REST search is mounted on this same server by the agent-integration work.
+ * The HTTP surface: GraphQL at /graphql with an offline explorer at /explorer, the REST search
+ * contract (/search/semantic, /search/expand-graph, /entity/..., /openapi.json), Prometheus at
+ * /metrics, liveness and readiness for orchestrators.
  */
 export async function createApi(
   runtime: RagRuntime,
@@ -29,6 +32,7 @@ export async function createApi(
       await graphql.handle(request, response, logger);
       return;
     }
+    if (await handleRest(request, response, state.runtime, logger)) return;
     const key = `${method} ${url.pathname}`;
     if (key === 'GET /healthz') {
       sendJson(response, 200, { status: 'ok' });

@@ -16,3 +16,4 @@ export * from './cache/index.js';
 export * from './orchestrator/index.js';
 export * from './queue/index.js';
 export * from './hyde/index.js';
+export { openScratchDatabase } from './bench/index.js';

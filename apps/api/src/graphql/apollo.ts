@@ -2,14 +2,13 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import type { Logger, RagRuntime } from '@agentic-rag/core';
+import { readJson } from '../http-body.js';
 import { formatError } from './errors.js';
 import { limitRules } from './limits.js';
 import { operationMetrics } from './operation-metrics.js';
 import { resolvers, type ApiContext } from './resolvers.js';
 
 export const typeDefs = readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8');
-
-const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * Apollo Server behind our own node:http server. Apollo has no depth or cost limit: the
@@ -71,24 +70,3 @@ export async function createGraphql(runtime: RagRuntime) {
 
   return { handle, stop: () => server.stop() };
 }
-
-/** The request body as JSON; Apollo answers a body it cannot use with its own 400. */
-async function readJson(request: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new MalformedBody();
-  }
-}
-
-export class BodyTooLarge extends Error {}
-export class MalformedBody extends Error {}

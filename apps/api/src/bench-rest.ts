@@ -1,0 +1,204 @@
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import {
+  createRuntime,
+  isRagError,
+  loadConfig,
+  NUMBERED_ENTITY_TYPES,
+  openScratchDatabase,
+  percentile,
+} from '@agentic-rag/core';
+import { createApi } from './server.js';
+
+const HELP = `Usage: pnpm bench:rest [--requests N] [--json]
+
+The REST contract over HTTP on a real Postgres, against the GraphQL query that does the same
+work on the same server in the same run (the baseline): semantic search (titles of the textbook's
+numbered entities as queries) vs GraphQL search, expand-graph vs expandGraph, entity vs entity.
+One client, sequential requests; prints p50/p95 and the targets (semantic p95 < 100 ms,
+expand-graph p95 < 50 ms, entity p95 < 10 ms).
+
+Needs BENCH_DATABASE_URL or DATABASE_URL; runs in the scratch database "agentic_rag_bench_rest"
+(the sample textbook is ingested there; unchanged files are skipped on a rerun).`;
+
+const DATABASE = 'agentic_rag_bench_rest';
+const WORKSPACE = 'bench-rest';
+const TEXTBOOK = fileURLToPath(new URL('../../../simulated_ingestion/textbook', import.meta.url));
+const TARGETS: Record<string, number> = { semantic: 100, 'expand-graph': 50, entity: 10 };
+
+interface Row {
+  route: string;
+  api: 'REST' | 'GraphQL';
+  requests: number;
+  p50: number;
+  p95: number;
+  target: string;
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      requests: { type: 'string', default: '200' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  const config = loadConfig(process.env);
+  const serverUrl = config.BENCH_DATABASE_URL ?? config.DATABASE_URL;
+  if (!serverUrl) throw new Error('bench:rest needs BENCH_DATABASE_URL or DATABASE_URL');
+  const count = Number(values.requests);
+  if (!Number.isInteger(count) || count < 10) throw new Error('--requests must be an integer of at least 10');
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+
+  const sql = await openScratchDatabase(serverUrl, DATABASE, 10);
+  const runtime = await createRuntime({ config: { ...config, LOG_LEVEL: 'warn' }, sql });
+  const api = await createApi(runtime);
+  try {
+    const summary = await runtime.pipeline.ingestSources({ workspaceId: WORKSPACE, sources: [TEXTBOOK] });
+    log(
+      `bench:rest: textbook ${summary.documents.added + summary.documents.updated} written, ${summary.documents.unchanged} unchanged`,
+    );
+    await sql.query('VACUUM ANALYZE');
+    await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
+
+    const numbered = await runtime.graph.findEntities(WORKSPACE, { limit: 10_000 });
+    const entities = numbered.filter((entity) =>
+      ['Formula', 'Algorithm', 'Table', 'Figure'].includes(entity.type),
+    );
+    const titled = numbered.filter(
+      (entity) =>
+        (NUMBERED_ENTITY_TYPES as readonly string[]).includes(entity.type) &&
+        typeof entity.properties.title === 'string',
+    );
+    if (entities.length === 0 || titled.length === 0) throw new Error('no numbered entities were ingested');
+    const pick = <T>(items: readonly T[], index: number) => items[index % items.length]!;
+    const restId = (id: string) => id.charAt(0).toLowerCase() + id.slice(1);
+
+    const post = (path: string, body: unknown) =>
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const graphql = (query: string, variables: unknown) => post('/graphql', { query, variables });
+    const cases: Array<[string, Row['api'], (index: number) => Promise<Response>]> = [
+      [
+        'semantic',
+        'REST',
+        (index) =>
+          post(`/search/semantic?workspace=${WORKSPACE}`, {
+            query: String(pick(titled, index).properties.title),
+            k: 5,
+          }),
+      ],
+      [
+        'semantic',
+        'GraphQL',
+        (index) =>
+          graphql(
+            'query($q: String!, $w: ID!) { search(input: {query: $q, workspaceId: $w, k: 5}) { hits { chunkId score } } }',
+            {
+              q: String(pick(titled, index).properties.title),
+              w: WORKSPACE,
+            },
+          ),
+      ],
+      [
+        'expand-graph',
+        'REST',
+        (index) =>
+          post(`/search/expand-graph?workspace=${WORKSPACE}`, {
+            document_ids: [restId(pick(entities, index).id)],
+          }),
+      ],
+      [
+        'expand-graph',
+        'GraphQL',
+        (index) =>
+          graphql(
+            'query($w: ID!, $ids: [ID!]!) { expandGraph(workspaceId: $w, ids: $ids, depth: 1) { entities { id } } }',
+            {
+              w: WORKSPACE,
+              ids: [pick(entities, index).id],
+            },
+          ),
+      ],
+      [
+        'entity',
+        'REST',
+        (index) => {
+          const entity = pick(entities, index);
+          return fetch(
+            `${base}/entity/${entity.type.toLowerCase()}/${entity.id.slice(entity.type.length + 1)}?workspace=${WORKSPACE}`,
+          );
+        },
+      ],
+      [
+        'entity',
+        'GraphQL',
+        (index) => {
+          const entity = pick(entities, index);
+          return graphql(
+            'query($w: ID!, $t: String!, $n: String!) { entity(workspaceId: $w, type: $t, number: $n) { id } }',
+            {
+              w: WORKSPACE,
+              t: entity.type,
+              n: entity.id.slice(entity.type.length + 1),
+            },
+          );
+        },
+      ],
+    ];
+    const rows: Row[] = [];
+    for (const [route, kind, request] of cases) {
+      for (let index = 0; index < 5; index++) await (await request(index)).arrayBuffer();
+      const times: number[] = [];
+      for (let index = 0; index < count; index++) {
+        const started = performance.now();
+        const response = await request(index);
+        await response.arrayBuffer();
+        if (response.status !== 200) throw new Error(`${kind} ${route} answered ${response.status}`);
+        times.push(performance.now() - started);
+      }
+      const p95 = percentile(times, 0.95);
+      const target =
+        kind === 'REST' ? `p95<${TARGETS[route]} ${p95 < TARGETS[route]! ? 'met' : 'MISSED'}` : 'baseline';
+      rows.push({ route, api: kind, requests: count, p50: percentile(times, 0.5), p95, target });
+      log(
+        `bench:rest ${kind} ${route}: p50 ${percentile(times, 0.5).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms`,
+      );
+    }
+    if (values.json) console.log(JSON.stringify({ entities: entities.length, rows }));
+    else {
+      console.log('\nroute          api      requests   p50 ms   p95 ms  target');
+      for (const row of rows)
+        console.log(
+          `${row.route.padEnd(14)} ${row.api.padEnd(8)} ${String(row.requests).padStart(8)}  ${row.p50.toFixed(1).padStart(7)}  ${row.p95.toFixed(1).padStart(7)}  ${row.target}`,
+        );
+    }
+    return 0;
+  } finally {
+    if (api.server.listening) await new Promise((resolve) => api.server.close(resolve));
+    await api.stop();
+    await runtime.close();
+    await sql.close();
+  }
+}
+
+main().then(
+  (code) => (process.exitCode = code),
+  (error: unknown) => {
+    process.stderr.write(
+      `error${isRagError(error) ? ` [${error.code}]` : ''}: ${(error as Error).message}\n`,
+    );
+    process.exitCode = 1;
+  },
+);

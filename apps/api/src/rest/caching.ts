@@ -1,0 +1,26 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export const SEARCH_MAX_AGE = 24 * 3600;
+export const ENTITY_MAX_AGE = 7 * 24 * 3600;
+
+/**
+ * Answers are a function of the request and the workspace's corpus version, so that pair is the
+ * ETag: a re-ingest changes the version, and a revalidating client sees the new answer at once.
+ * Responds 304 (and returns true) when the client already holds this answer.
+ */
+export function notModified(
+  request: IncomingMessage,
+  response: ServerResponse,
+  parts: { workspaceId: string; corpusVersion: number; request: string; maxAge: number },
+): boolean {
+  const digest = createHash('sha256').update(parts.request).digest('hex').slice(0, 16);
+  const etag = `W/"${parts.workspaceId}-${parts.corpusVersion}-${digest}"`;
+  response.setHeader('etag', etag);
+  response.setHeader('cache-control', `public, max-age=${parts.maxAge}`);
+  const held = request.headers['if-none-match'];
+  if (!held || !held.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) return false;
+  response.writeHead(304);
+  response.end();
+  return true;
+}

@@ -1,0 +1,160 @@
+import type { GraphEntity, RagRuntime } from '@agentic-rag/core';
+import { assertKnownFields, invalid, isObject } from './problems.js';
+import {
+  definitions,
+  entityFields,
+  TRAVERSE_TYPES,
+  type EntityFields,
+  type TraverseType,
+} from './textbook.js';
+
+const FILTERS = ['chapter', 'section', 'page_number'] as const;
+/** Chunks retrieved per request: numbered entities are a minority of chunks, so look wider than k. */
+const CANDIDATES = 50;
+
+export interface SemanticRequest {
+  query: string;
+  k: number;
+  types: ReadonlySet<TraverseType>;
+  filters: { chapter?: string; section?: string; page_number?: number };
+}
+
+export interface SemanticResult extends EntityFields {
+  content: string;
+  score: number;
+}
+
+/** The body of `POST /search/semantic`, checked field by field with the contract's messages. */
+export function parseSemanticRequest(body: unknown): SemanticRequest {
+  if (!isObject(body)) throw invalid('the body must be a JSON object with a "query"');
+  assertKnownFields(body, ['query', 'k', 'traverse_types', 'filters']);
+  const query = typeof body.query === 'string' ? body.query.trim() : '';
+  if (query.length < 3) throw invalid('query must be at least 3 characters');
+  if (query.length > 1000) throw invalid('query must be at most 1000 characters');
+  const k = body.k ?? 5;
+  if (typeof k !== 'number' || !Number.isInteger(k) || k < 1 || k > 20)
+    throw invalid('k must be between 1 and 20');
+  let types: ReadonlySet<TraverseType> = new Set(TRAVERSE_TYPES);
+  if (body.traverse_types !== undefined) {
+    if (!Array.isArray(body.traverse_types) || body.traverse_types.length === 0)
+      throw invalid(`traverse_types must be a non-empty list of ${TRAVERSE_TYPES.join(', ')}`);
+    const unknown = body.traverse_types.find((type) => !TRAVERSE_TYPES.includes(type as TraverseType));
+    if (unknown !== undefined)
+      throw invalid(
+        `traverse type '${String(unknown)}' is not supported (one of ${TRAVERSE_TYPES.join(', ')})`,
+      );
+    types = new Set(body.traverse_types as TraverseType[]);
+  }
+  const filters: SemanticRequest['filters'] = {};
+  if (body.filters !== undefined) {
+    if (!isObject(body.filters)) throw invalid('filters must be an object');
+    for (const [name, value] of Object.entries(body.filters)) {
+      if (!FILTERS.includes(name as (typeof FILTERS)[number]))
+        throw invalid(`filter '${name}' is not supported`);
+      if (name === 'page_number') {
+        if (typeof value !== 'number' || !Number.isInteger(value))
+          throw invalid("filter 'page_number' must be an integer");
+        filters.page_number = value;
+      } else if (typeof value === 'string' || typeof value === 'number') {
+        filters[name as 'chapter' | 'section'] = String(value);
+      } else throw invalid(`filter '${name}' must be a string or a number`);
+    }
+  }
+  return { query, k, types, filters };
+}
+
+/**
+ * Hybrid retrieval over chunks, read back as the numbered entities (algorithms, equations,
+ * sections, ...) those chunks hold: each entity scores as its best chunk. Sorted by score,
+ * descending; `total_count` counts every match before the cut to k.
+ */
+export async function semanticSearch(
+  runtime: RagRuntime,
+  workspaceId: string,
+  request: SemanticRequest,
+): Promise<{
+  results: SemanticResult[];
+  total_count: number;
+  corrections: Array<{ from: string; to: string }>;
+  did_you_mean: string | null;
+}> {
+  const retrieval = await runtime.retriever.retrieve({ workspaceId, query: request.query, k: CANDIDATES });
+  const chunkIds = retrieval.hits.map((hit) => hit.chunkId);
+  const mentions = await runtime.graph.mentionedIn(workspaceId, chunkIds);
+  const entities = await runtime.graph.getEntities(workspaceId, [
+    ...new Set(mentions.map((mention) => mention.entityId)),
+  ]);
+  const byId = new Map(entities.map((entity) => [entity.id, entity]));
+  const results = new Map<string, SemanticResult>();
+  const byKey = new Map<string, GraphEntity>();
+  for (const hit of retrieval.hits) {
+    // Entities the chunk defines come before ones it only cites; within those, the mention count.
+    const here = mentions
+      .filter((mention) => mention.chunkId === hit.chunkId)
+      .map((mention) => ({ mention, entity: byId.get(mention.entityId) }))
+      .filter(
+        (found): found is { mention: (typeof mentions)[number]; entity: GraphEntity } =>
+          found.entity !== undefined,
+      )
+      .filter(({ entity }) => entity.definedBy === hit.sourcePath)
+      .sort((left, right) => right.mention.count - left.mention.count);
+    for (const { entity } of here) {
+      const fields = entityFields(entity);
+      if (results.has(fields.id) || !request.types.has(fields.type as TraverseType)) continue;
+      if (!matchesFilters(fields, request.filters)) continue;
+      results.set(fields.id, { ...fields, content: hit.text, score: round(hit.score) });
+      byKey.set(fields.id, entity);
+    }
+  }
+  const sorted = [...results.values()].sort(
+    (left, right) => right.score - left.score || left.id.localeCompare(right.id),
+  );
+  // The hit that brought an entity in may only mention it: show the passage that defines it.
+  const top = sorted.slice(0, request.k);
+  const passages = await definitions(
+    runtime,
+    workspaceId,
+    top.map((result) => byKey.get(result.id)!),
+  );
+  for (const result of top) result.content = passages.get(byKey.get(result.id)!.id) ?? result.content;
+  return {
+    results: top,
+    total_count: sorted.length,
+    corrections: retrieval.corrections.map(({ from, to }) => ({ from, to })),
+    did_you_mean: didYouMean(retrieval),
+  };
+}
+
+function matchesFilters(fields: EntityFields, filters: SemanticRequest['filters']): boolean {
+  if (filters.chapter !== undefined && fields.chapter !== filters.chapter) return false;
+  if (
+    filters.section !== undefined &&
+    fields.section !== filters.section &&
+    !(fields.section ?? '').startsWith(`${filters.section}.`)
+  )
+    return false;
+  if (filters.page_number !== undefined && fields.page_number !== filters.page_number) return false;
+  return true;
+}
+
+/**
+ * The corrected words as the corpus writes them ("POMP" → "POMDP"): corrections name stemmed
+ * lexemes, so the spelling is read off the retrieved text.
+ */
+function didYouMean(retrieval: Awaited<ReturnType<RagRuntime['retriever']['retrieve']>>): string | null {
+  if (retrieval.corrections.length === 0) return null;
+  const words = retrieval.corrections.map(({ to }) => {
+    const lexeme = to.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    // The word itself ("POMDP") before a longer one that starts with it ("POMDPs").
+    for (const pattern of [`\\b(${lexeme})\\b`, `\\b(${lexeme}[\\p{L}\\p{N}]*)`]) {
+      for (const hit of retrieval.hits) {
+        const match = new RegExp(pattern, 'iu').exec(hit.text);
+        if (match) return match[1]!;
+      }
+    }
+    return to;
+  });
+  return words.join(' ');
+}
+
+const round = (value: number) => Math.round(value * 10_000) / 10_000;
