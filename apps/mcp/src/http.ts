@@ -1,0 +1,89 @@
+import {
+  createServer,
+  type IncomingMessage,
+  type Server as HttpServer,
+  type ServerResponse,
+} from 'node:http';
+import { ErrorCode, type Logger } from '@agentic-rag/core';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { createMcpServer, type Toolbox } from './server.js';
+
+export const MCP_PATH = '/mcp';
+
+export interface McpHttpOptions {
+  /** Browser origins allowed to call (AGENTIC_RAG_MCP_ALLOWED_ORIGINS); requests without one always are. */
+  allowedOrigins: readonly string[];
+  logger: Logger;
+}
+
+/**
+ * The streamable-HTTP transport, stateless: every POST to /mcp gets a fresh MCP server and
+ * transport (cheap: the toolbox with its schemas is built once), answered as plain JSON. No
+ * session lives in the process, so any replica can answer any request. A request carrying an
+ * Origin header must come from an allowed origin (the MCP spec's DNS-rebinding defence).
+ */
+export function createMcpHttpServer(toolbox: Toolbox, options: McpHttpOptions): HttpServer {
+  const allowed = new Set(options.allowedOrigins);
+  return createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      options.logger.error('mcp request failed', {
+        event: 'mcp-request-failed',
+        error: error instanceof Error ? error : new Error(String(error)),
+      });
+      if (!response.headersSent) rpcError(response, 500, -32603, 'internal error');
+      else response.end();
+    });
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const { pathname } = new URL(request.url ?? '/', 'http://localhost');
+    if (pathname === '/healthz' && request.method === 'GET') {
+      json(response, 200, { status: 'ok' });
+      return;
+    }
+    if (pathname !== MCP_PATH) {
+      json(response, 404, {
+        detail: `no route for ${request.method} ${pathname}`,
+        status_code: 404,
+        error_code: ErrorCode.NOT_FOUND,
+        timestamp: new Date().toISOString(),
+      });
+      return;
+    }
+    const origin = request.headers.origin;
+    if (origin !== undefined && !allowed.has(origin)) {
+      rpcError(response, 403, -32000, `origin ${origin} is not allowed (AGENTIC_RAG_MCP_ALLOWED_ORIGINS)`);
+      return;
+    }
+    if (request.method !== 'POST') {
+      // Stateless: no standalone SSE stream to GET and no session to DELETE.
+      response.setHeader('allow', 'POST');
+      rpcError(
+        response,
+        405,
+        -32000,
+        `${request.method} is not supported: POST JSON-RPC messages to ${MCP_PATH}`,
+      );
+      return;
+    }
+    const server = createMcpServer(toolbox);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    response.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request, response);
+  }
+}
+
+function json(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+function rpcError(response: ServerResponse, status: number, code: number, message: string): void {
+  json(response, status, { jsonrpc: '2.0', error: { code, message }, id: null });
+}
