@@ -17,3 +17,4 @@ export * from './orchestrator/index.js';
 export * from './queue/index.js';
 export * from './hyde/index.js';
 export { openScratchDatabase } from './bench/index.js';
+export * from './knowledge/index.js';

@@ -4,6 +4,7 @@ import { createRuntime, type RagRuntime } from '../runtime/index.js';
 import { assertWorkspaceId, unfinishedIngests } from '../store/index.js';
 import type { IngestSummary } from '../ingest/index.js';
 import { cliConfig, cliLogger, EXIT, formatNumber, runCli } from './cli-support.js';
+import { ingestKnowledge } from './ingest-knowledge.js';
 import { ProgressBar } from './progress-bar.js';
 
 const HELP = `Usage: pnpm rag:ingest [options]
@@ -21,6 +22,11 @@ Options:
                     default when REDIS_URL is set (AGENTIC_RAG_INGEST_MODE=auto)
   --inline          ingest in this process even when REDIS_URL is set
   --wait            with the queue: wait for the jobs, with a progress bar
+  --knowledge FILE  a knowledge pack (JSON: metadata, pieces, graph) or free-text notes,
+                    structured into a pack first (by the model when RAG_LLM is set, else by
+                    cue-word rules; the raw text and the result are kept as a check-in)
+  --entity ID       with --knowledge: whose knowledge it is (user:alice, team:ops)
+  --max-retries N   with --knowledge and a model: asks after an invalid reply (default 2)
   --resume          with the queue: put the workspace's dead-lettered jobs back on the queue
                     and enqueue again documents whose last ingest stopped before it stored
                     them while no job is left to finish it
@@ -45,6 +51,9 @@ async function main(): Promise<number> {
       inline: { type: 'boolean', default: false },
       wait: { type: 'boolean', default: false },
       resume: { type: 'boolean', default: false },
+      knowledge: { type: 'string' },
+      entity: { type: 'string' },
+      'max-retries': { type: 'string', default: '2' },
       json: { type: 'boolean', default: false },
       quiet: { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
@@ -60,6 +69,26 @@ async function main(): Promise<number> {
   const logger = cliLogger(config, values.quiet ? 'quiet' : values.verbose ? 'verbose' : 'normal');
   const workspaceId = values.workspace ?? config.AGENTIC_RAG_WORKSPACE;
   assertWorkspaceId(workspaceId);
+  if (values.entity && !values.knowledge)
+    throw new RagError(ErrorCode.INVALID_INPUT, '--entity goes with --knowledge');
+  if (values.knowledge) {
+    const maxRetries = Number(values['max-retries']);
+    if (!Number.isInteger(maxRetries) || maxRetries < 0 || maxRetries > 10)
+      throw new RagError(ErrorCode.INVALID_INPUT, '--max-retries must be an integer from 0 to 10');
+    // Knowledge is structured and written here and now: a model call is not a queue job.
+    const runtime = await createRuntime({ config, logger });
+    try {
+      return await ingestKnowledge(runtime, workspaceId, {
+        file: values.knowledge,
+        entityId: values.entity,
+        maxRetries,
+        json: values.json,
+        quiet: values.quiet,
+      });
+    } finally {
+      await runtime.close();
+    }
+  }
   const sources = values.source ?? [config.AGENTIC_RAG_CORPUS_DIR];
   if (values.queue && values.inline)
     throw new RagError(ErrorCode.INVALID_INPUT, '--queue and --inline exclude each other');

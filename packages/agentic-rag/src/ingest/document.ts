@@ -1,7 +1,7 @@
 import type { DocumentFacts } from '../graph/index.js';
 
 /** What a source file is, as far as loading and chunking are concerned. */
-export type SourceKind = 'markdown' | 'text' | 'html' | 'json-record' | 'yaml' | 'openapi';
+export type SourceKind = 'markdown' | 'text' | 'html' | 'json-record' | 'yaml' | 'openapi' | 'knowledge';
 
 export type BlockType = 'heading' | 'paragraph' | 'code' | 'math' | 'table' | 'list';
 
@@ -33,6 +33,8 @@ export interface LoadedDocument {
   metadata: Record<string, unknown>;
   /** Graph facts the format itself states (an OpenAPI spec's endpoints and $refs), if any. */
   facts?: DocumentFacts;
+  /** What to embed instead of the text, for a one-chunk document (a knowledge piece's `embedding_text`). */
+  embeddingText?: string;
 }
 
 /** A file that produced no documents, with the reason. */

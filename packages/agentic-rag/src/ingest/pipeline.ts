@@ -556,8 +556,11 @@ export class IngestPipeline {
           signal,
         )
       : null;
+    // A knowledge piece may say how it wants to be found (`embedding_text`); it is one chunk.
+    const body = (chunk: Chunk) =>
+      document.embeddingText !== undefined && chunks.length === 1 ? document.embeddingText : chunk.text;
     return chunks.map((chunk, index) =>
-      [document.title ?? '', chunk.sectionPath.join(' > '), ...(questions?.[index] ?? []), chunk.text]
+      [document.title ?? '', chunk.sectionPath.join(' > '), ...(questions?.[index] ?? []), body(chunk)]
         .filter(Boolean)
         .join('\n'),
     );

@@ -3,7 +3,7 @@ import { ErrorCode, RagError } from '../errors/index.js';
 import { filterConditions, parseFilters, type RetrievalFilters } from './filters.js';
 
 const SUPPORTED =
-  'sourcePrefix, kind, chapter, section, page_number, entity_type, chunk_type, operation_type';
+  'sourcePrefix, kind, chapter, section, page_number, entity_type, chunk_type, operation_type, entity_id, info_type, knowledge_type';
 
 function parseError(input: unknown): RagError {
   try {

@@ -4,7 +4,7 @@ import { ErrorCode, RagError } from '../errors/index.js';
 export interface RetrievalFilters {
   /** Source paths starting with this, e.g. `simulated_ingestion/textbook/`. */
   sourcePrefix?: string;
-  /** Document kind: markdown, text, html, json-record, yaml, openapi. */
+  /** Document kind: markdown, text, html, json-record, yaml, openapi, knowledge. */
   kind?: string;
   chapter?: string;
   section?: string;
@@ -14,6 +14,10 @@ export interface RetrievalFilters {
   chunk_type?: string;
   /** API operations: create, read, update, delete, list, action. */
   operation_type?: string;
+  /** Knowledge pieces: whose (`user:alice`), what for (`instructions`), what kind (`preference`). */
+  entity_id?: string;
+  info_type?: string;
+  knowledge_type?: string;
 }
 
 /** Filter keys matched against chunk metadata first, then document metadata. */
@@ -24,6 +28,9 @@ const METADATA_KEYS = [
   'entity_type',
   'chunk_type',
   'operation_type',
+  'entity_id',
+  'info_type',
+  'knowledge_type',
 ] as const;
 const KNOWN_KEYS = ['sourcePrefix', 'kind', ...METADATA_KEYS] as const;
 

@@ -17,3 +17,4 @@ export {
 export type { QueueCounts } from './metrics.js';
 export { startTracing } from './tracing.js';
 export type { Tracing, TracingOptions } from './tracing.js';
+export { redactFields, redactText, REDACTED } from './redact.js';

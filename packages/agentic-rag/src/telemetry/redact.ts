@@ -33,6 +33,8 @@ const TEXT_PATTERNS: ReadonlyArray<[RegExp, string]> = [
     /\b(password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret)(\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s&,;"']+)/gi,
     `$1$2${REDACTED}`,
   ],
+  // "my password is hunter2": prose, as in notes given to the knowledge structurer.
+  [/\b(password|passwd)(\s+is\s+)("[^"]*"|'[^']*'|[^\s&,;"']+)/gi, `$1$2${REDACTED}`],
   // Provider key formats: OpenAI (sk-, sk-proj-), GitHub, Slack, AWS access key ids, JWTs.
   [/\bsk-[A-Za-z0-9_-]{8,}/g, REDACTED],
   [/\b(gh[pousr]_|github_pat_)[A-Za-z0-9_]{16,}/g, REDACTED],

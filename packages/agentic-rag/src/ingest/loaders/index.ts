@@ -1,5 +1,6 @@
 import { loadHtml } from './html.js';
 import { loadJsonRecords } from './json-records.js';
+import { jsonOrPack } from './knowledge-pack.js';
 import type { Loader } from './loader.js';
 import { loadMarkdown } from './markdown.js';
 import { isOpenApi3, loadOpenApi, loadOpenApiSpec } from './openapi.js';
@@ -10,6 +11,14 @@ export type { Loader, LoaderInput, LoadResult } from './loader.js';
 export { parseMarkdownBlocks, stripInlineMarkup } from './markdown-blocks.js';
 export { normalizeText, looksBinary } from './normalize.js';
 export type { OperationType } from './openapi.js';
+export {
+  INFO_TYPES,
+  isKnowledgePack,
+  KNOWLEDGE_TYPES,
+  loadKnowledgePack,
+  secretIn,
+} from './knowledge-pack.js';
+export type { KnowledgePack, KnowledgePiece, KnowledgeType } from './knowledge-pack.js';
 export {
   isOpenApi3,
   loadHtml,
@@ -31,7 +40,7 @@ export const LOADERS: Readonly<Record<string, Loader>> = {
   '.text': loadPlainText,
   '.html': loadHtml,
   '.htm': loadHtml,
-  '.json': loadJsonRecords,
+  '.json': jsonOrPack(loadJsonRecords),
   '.jsonl': loadJsonRecords,
   '.ndjson': loadJsonRecords,
   '.yaml': loadYamlOrOpenApi,

@@ -1,0 +1,83 @@
+import { ErrorCode, RagError } from '../errors/index.js';
+import {
+  INFO_TYPES,
+  isKnowledgePack,
+  KNOWLEDGE_TYPES,
+  loadKnowledgePack,
+  type KnowledgePack,
+} from '../ingest/index.js';
+import type { Llm } from '../llm/index.js';
+
+export interface LlmStructuring {
+  pack: KnowledgePack;
+  attempts: number;
+  /** Every reply, in order: what the check-in keeps. */
+  replies: string[];
+}
+
+const PROMPT = `You turn notes about a person or team into a knowledge pack for an AI agent.
+Reply with one JSON object and nothing else:
+{"metadata": {"global": {}, "entities": {"<entity_id>": {"name": "..."}}},
+ "pieces": [{"piece_id": "p-1", "content": "one self-contained statement", "knowledge_type": one of ${KNOWLEDGE_TYPES.map((type) => `"${type}"`).join(', ')},
+   "info_type": one of ${INFO_TYPES.map((type) => `"${type}"`).join(', ')} (or another snake_case name), "tags": ["..."], "entity_id": "<entity_id>"}],
+ "graph": {"nodes": [{"id": "...", "type": "PascalCase", "name": "..."}], "edges": [{"source": "...", "target": "...", "type": "UPPER_SNAKE", "piece_id": "p-1"}]}}
+Keep every fact of the notes, one statement per piece, in the notes' own words. Never copy passwords, API keys or tokens.`;
+
+/**
+ * Free text to a knowledge pack by a chat model. The reply must be a pack that loads without a
+ * single invalid item; otherwise the model is told what was wrong and asked again, up to
+ * `maxRetries` more times.
+ */
+export async function structureWithLlm(
+  llm: Llm,
+  text: string,
+  options: { entityId?: string; source: string; maxRetries: number },
+): Promise<LlmStructuring> {
+  const replies: string[] = [];
+  const messages: Array<{ role: 'system' | 'user' | 'assistant'; content: string }> = [
+    { role: 'system', content: PROMPT },
+    {
+      role: 'user',
+      content: `${options.entityId ? `entity_id: ${options.entityId}\n\n` : ''}Notes:\n${text}`,
+    },
+  ];
+  for (let attempt = 1; attempt <= options.maxRetries + 1; attempt++) {
+    const response = await llm.complete({
+      messages,
+      temperature: 0,
+      responseFormat: 'json',
+      maxTokens: 4000,
+    });
+    replies.push(response.text);
+    const problem = check(response.text, options.source);
+    if (typeof problem !== 'string') return { pack: problem, attempts: attempt, replies };
+    messages.push({ role: 'assistant', content: response.text });
+    messages.push({
+      role: 'user',
+      content: `That reply cannot be used: ${problem}. Reply with the corrected JSON object only.`,
+    });
+  }
+  throw new RagError(
+    ErrorCode.LLM_REQUEST_REJECTED,
+    `the model gave no valid knowledge pack in ${options.maxRetries + 1} attempts: ${String(check(replies.at(-1) ?? '', options.source))}`,
+  );
+}
+
+/** The pack, or what is wrong with the reply. */
+function check(reply: string, source: string): KnowledgePack | string {
+  const json = /\{[\s\S]*\}/.exec(reply)?.[0];
+  if (!json) return 'it holds no JSON object';
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    return `it is not valid JSON (${(error as Error).message})`;
+  }
+  if (!isKnowledgePack(value)) return 'it has no "pieces" array';
+  const loaded = loadKnowledgePack(`${source}.json`, value);
+  if (loaded.failures.length > 0)
+    return loaded.failures.map((failure) => `${failure.sourcePath}: ${failure.message}`).join('; ');
+  if (!loaded.documents.some((document) => document.metadata.piece_id !== undefined))
+    return 'it has no pieces';
+  return value as KnowledgePack;
+}
