@@ -163,12 +163,23 @@ export const resolvers = {
         filters: input.filters ?? {},
         signal: context.signal,
       });
+      // One indexed read for every hit: which graph entities each chunk mentions.
+      const mentions = await runtime.graph.mentionedIn(
+        workspaceId,
+        result.hits.map((hit) => hit.chunkId),
+      );
       return {
         query: result.query,
         correctedQuery: result.correctedQuery,
         corrections: result.corrections,
         intent: result.intent,
-        hits: result.hits.map((hit) => ({ ...hit, sourceId: hit.sourcePath })),
+        hits: result.hits.map((hit) => ({
+          ...hit,
+          sourceId: hit.sourcePath,
+          mentions: mentions
+            .filter((mention) => mention.chunkId === hit.chunkId)
+            .map((mention) => mention.entityId),
+        })),
         stages: result.stats.stages,
         warnings: result.stats.warnings,
       };

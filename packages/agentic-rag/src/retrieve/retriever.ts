@@ -79,6 +79,11 @@ export interface RetrievalHit {
   endOffset: number;
   sectionPath: string;
   metadata: Record<string, unknown>;
+  /**
+   * The document's own metadata (a knowledge piece's types, tags and entity; a spec's operation),
+   * on search hits; reference expansion does not read it.
+   */
+  documentMetadata?: Record<string, unknown>;
   /** The final score the hits are ordered by (rerank score when reranked, else fused). */
   score: number;
   fusedScore: number;
@@ -485,6 +490,7 @@ export class HybridRetriever {
       source_kind: string;
       title: string | null;
       url: string | null;
+      document_metadata: Record<string, unknown>;
     }>(HYDRATE, [[...ids]]);
     return new Map(
       result.rows.map((row) => [
@@ -503,6 +509,7 @@ export class HybridRetriever {
           endOffset: row.end_offset,
           sectionPath: row.section_path,
           metadata: row.metadata,
+          documentMetadata: row.document_metadata,
         },
       ]),
     );

@@ -227,12 +227,30 @@ export function loadKnowledgePack(sourcePath: string, value: unknown): LoadResul
     });
   }
   for (const [entityId, profile] of Object.entries(metadata.entities)) {
+    const text = describe(profile);
+    // The graph node that is this entity (its id is the entity id, or it says so): the profile
+    // states it, so a graph walk "from the entity" knows where to start.
+    const own = [...nodes.values()].filter(
+      (item) => item.id === entityId || item.properties.entity_id === entityId,
+    );
+    const facts =
+      own.length > 0
+        ? {
+            entities: own.map((item) => ({
+              ...ref(item.id),
+              properties: item.properties,
+              mentions: [{ start: 0, end: text.length }],
+            })),
+            relations: [],
+          }
+        : undefined;
     documents.push(
-      document(`profile/${entityId}`, describe(profile), {
-        entity_id: entityId,
-        info_type: 'user_profile',
-        profile,
-      }),
+      document(
+        `profile/${entityId}`,
+        text,
+        { entity_id: entityId, info_type: 'user_profile', profile },
+        facts,
+      ),
     );
   }
   if (Object.keys(metadata.global).length > 0) {

@@ -1,0 +1,187 @@
+import { AgenticRagError } from './errors.js';
+import type {
+  EntityResponse,
+  ExpandGraphRequest,
+  ExpandGraphResponse,
+  GraphExpansion,
+  RagAnswer,
+  RagAnswerInput,
+  SearchInput,
+  SearchResult,
+  SemanticSearchRequest,
+  SemanticSearchResponse,
+} from './types.js';
+
+export interface ClientOptions {
+  /** The API's root: `http://localhost:4000`. */
+  baseUrl: string;
+  /** Used when a call names none. */
+  workspaceId?: string;
+  /** Sent with every request (an auth header of a proxy in front, say). */
+  headers?: Record<string, string>;
+  fetch?: typeof fetch;
+  /** Remember REST answers and revalidate them with their ETag (default true). */
+  cacheRest?: boolean;
+}
+
+const RAG_ANSWER = `mutation RagAnswer($input: RagAnswerInput!) {
+  ragAnswer(input: $input) {
+    answer refused cached runId traceId corpusVersion
+    citations { index sourceId chunkId title url snippet score }
+    selfCheck { passed citationCoverage warnings }
+  }
+}`;
+const SEARCH = `query Search($input: SearchInput!) {
+  search(input: $input) {
+    query correctedQuery
+    hits { chunkId sourceId title url text score graphEntities mentions documentMetadata }
+  }
+}`;
+const EXPAND = `query Expand($workspaceId: ID!, $ids: [ID!]!, $depth: Int, $relationTypes: [String!]) {
+  expandGraph(workspaceId: $workspaceId, ids: $ids, depth: $depth, relationTypes: $relationTypes) {
+    entities { id type name hop strength }
+    edges { from to type weight }
+  }
+}`;
+
+/**
+ * The agentic-rag APIs from TypeScript: GraphQL (`ragAnswer`, `search`, `expandGraph`, or any
+ * query with `graphql()`) and the REST contract (`semanticSearch`, `expandDocuments`,
+ * `entity`). Errors are `AgenticRagError` with the service's code. REST answers are cached in
+ * memory and revalidated with `If-None-Match`, so an unchanged corpus costs a 304.
+ */
+export class AgenticRagClient {
+  private readonly fetchImpl: typeof fetch;
+  private readonly etags = new Map<string, { etag: string; body: unknown }>();
+
+  constructor(private readonly options: ClientOptions) {
+    this.fetchImpl = options.fetch ?? fetch;
+  }
+
+  get workspaceId(): string | undefined {
+    return this.options.workspaceId;
+  }
+
+  /** Any GraphQL operation; the first error becomes an `AgenticRagError`. */
+  async graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+    const response = await this.send('/graphql', {
+      method: 'POST',
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = (await response.json().catch(() => null)) as {
+      data?: T | null;
+      errors?: Array<{ message: string; extensions?: { code?: string } }>;
+    } | null;
+    const error = body?.errors?.[0];
+    if (error)
+      throw new AgenticRagError(error.extensions?.code ?? 'GRAPHQL_ERROR', error.message, response.status);
+    if (!body?.data)
+      throw new AgenticRagError(
+        'BAD_RESPONSE',
+        `the API answered ${response.status} without data`,
+        response.status,
+      );
+    return body.data;
+  }
+
+  async ragAnswer(input: RagAnswerInput): Promise<RagAnswer> {
+    const data = await this.graphql<{ ragAnswer: RagAnswer }>(RAG_ANSWER, { input: this.scoped(input) });
+    return data.ragAnswer;
+  }
+
+  async search(input: SearchInput): Promise<SearchResult> {
+    const data = await this.graphql<{ search: SearchResult }>(SEARCH, { input: this.scoped(input) });
+    return data.search;
+  }
+
+  async expandGraph(
+    ids: string[],
+    options: { depth?: number; relationTypes?: string[]; workspaceId?: string } = {},
+  ): Promise<GraphExpansion> {
+    const data = await this.graphql<{ expandGraph: GraphExpansion }>(EXPAND, {
+      workspaceId: this.workspace(options.workspaceId),
+      ids,
+      depth: options.depth ?? 1,
+      ...(options.relationTypes ? { relationTypes: options.relationTypes } : {}),
+    });
+    return data.expandGraph;
+  }
+
+  semanticSearch(request: SemanticSearchRequest, workspaceId?: string): Promise<SemanticSearchResponse> {
+    return this.rest('POST', '/search/semantic', request, workspaceId);
+  }
+
+  expandDocuments(request: ExpandGraphRequest, workspaceId?: string): Promise<ExpandGraphResponse> {
+    return this.rest('POST', '/search/expand-graph', request, workspaceId);
+  }
+
+  entity(type: string, number: string, workspaceId?: string): Promise<EntityResponse> {
+    return this.rest(
+      'GET',
+      `/entity/${encodeURIComponent(type)}/${encodeURIComponent(number)}`,
+      undefined,
+      workspaceId,
+    );
+  }
+
+  private async rest<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    workspaceId?: string,
+  ): Promise<T> {
+    const workspace = workspaceId ?? this.options.workspaceId;
+    const url = workspace ? `${path}?workspace=${encodeURIComponent(workspace)}` : path;
+    const key = `${method} ${url} ${body === undefined ? '' : JSON.stringify(body)}`;
+    const cached = this.options.cacheRest === false ? undefined : this.etags.get(key);
+    const response = await this.send(url, {
+      method,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(cached ? { headers: { 'if-none-match': cached.etag } } : {}),
+    });
+    if (response.status === 304 && cached) return cached.body as T;
+    const parsed = (await response.json().catch(() => null)) as
+      (T & { error_code?: string; detail?: string }) | null;
+    if (!response.ok || parsed === null) {
+      throw new AgenticRagError(
+        parsed?.error_code ?? 'BAD_RESPONSE',
+        parsed?.detail ?? `the API answered ${response.status}`,
+        response.status,
+      );
+    }
+    const etag = response.headers.get('etag');
+    if (etag && this.options.cacheRest !== false) this.etags.set(key, { etag, body: parsed });
+    return parsed;
+  }
+
+  private async send(
+    path: string,
+    init: { method: string; body?: string; headers?: Record<string, string> },
+  ): Promise<Response> {
+    try {
+      return await this.fetchImpl(`${this.options.baseUrl.replace(/\/+$/, '')}${path}`, {
+        ...init,
+        headers: { 'content-type': 'application/json', ...this.options.headers, ...init.headers },
+      });
+    } catch (error) {
+      throw new AgenticRagError(
+        'UNREACHABLE',
+        `cannot reach ${this.options.baseUrl}: ${(error as Error).message}`,
+      );
+    }
+  }
+
+  private scoped<T extends { workspaceId?: string }>(input: T): T & { workspaceId: string } {
+    return { ...input, workspaceId: this.workspace(input.workspaceId) };
+  }
+
+  private workspace(given: string | undefined): string {
+    const workspace = given ?? this.options.workspaceId;
+    if (!workspace)
+      throw new AgenticRagError(
+        'INVALID_INPUT',
+        'no workspace: give workspaceId to the call or to the client',
+      );
+    return workspace;
+  }
+}
