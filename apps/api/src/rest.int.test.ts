@@ -225,6 +225,13 @@ describe('REST search contract', () => {
         'INVALID_INPUT',
         'number must look like 3.2, 16.4 or A.1',
       );
+      // A path that is not even valid percent-encoding is the client's mistake too, not a 500.
+      expectError(
+        await call('GET', '/entity/algorithm/%'),
+        400,
+        'INVALID_INPUT',
+        'number must look like 3.2, 16.4 or A.1',
+      );
     });
   });
 

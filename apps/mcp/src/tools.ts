@@ -80,13 +80,20 @@ const filters = z
       .string()
       .min(1)
       .optional()
-      .describe('document kind: markdown, text, html, json-record, yaml, openapi'),
+      .describe('document kind: markdown, text, html, json-record, yaml, openapi, knowledge'),
     chapter: z.string().min(1).optional(),
     section: z.string().min(1).optional(),
     page_number: z.int().optional(),
     entity_type: z.string().min(1).optional().describe('textbook chunks defining this type, e.g. Algorithm'),
     chunk_type: z.string().min(1).optional().describe('API specs: endpoint, schema, errors, overview'),
     operation_type: z.enum(OPERATION_TYPES).optional().describe('API operations of this type'),
+    entity_id: z.string().min(1).optional().describe('knowledge pieces of this entity, e.g. user:alice'),
+    info_type: z.string().min(1).optional().describe('knowledge pieces of this info type, e.g. instructions'),
+    knowledge_type: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('knowledge pieces of this kind: fact, instruction, preference, procedure, note, episodic'),
   })
   .optional()
   .describe('narrow the search to chunks matching every given field');
@@ -299,7 +306,7 @@ export function mcpTools(config: Config): McpTool[] {
       number: z
         .string()
         .trim()
-        .regex(/^[A-Z]?\d+(\.\d+)*$/i, { error: 'number must look like 3.2, 16.4 or A.1' })
+        .regex(/^([A-Z]|\d+)(\.\d+)*$/i, { error: 'number must look like 3.2, 16.4 or A.1' })
         .optional()
         .describe('the entity number, e.g. "3.2" or "A.1"'),
     },

@@ -30,7 +30,12 @@ export async function getEntity(
   const type = rawType.toLowerCase();
   if (!ENTITY_TYPES.includes(type as (typeof ENTITY_TYPES)[number]))
     throw invalid(`entity_type must be one of ${ENTITY_TYPES.join(', ')}`);
-  const number = decodeURIComponent(rawNumber);
+  let number: string;
+  try {
+    number = decodeURIComponent(rawNumber);
+  } catch {
+    throw invalid('number must look like 3.2, 16.4 or A.1');
+  }
   if (!NUMBER.test(number)) throw invalid('number must look like 3.2, 16.4 or A.1');
   const [entity] = await runtime.graph.getEntities(workspaceId, [
     `${graphType(type)}:${number.toUpperCase()}`,

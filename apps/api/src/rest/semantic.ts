@@ -78,7 +78,14 @@ export async function semanticSearch(
   corrections: Array<{ from: string; to: string }>;
   did_you_mean: string | null;
 }> {
-  const retrieval = await runtime.retriever.retrieve({ workspaceId, query: request.query, k: CANDIDATES });
+  // No intent narrowing: its interleaved list is not in score order, and an entity scores as
+  // its best chunk.
+  const retrieval = await runtime.retriever.retrieve({
+    workspaceId,
+    query: request.query,
+    k: CANDIDATES,
+    intent: false,
+  });
   const chunkIds = retrieval.hits.map((hit) => hit.chunkId);
   const mentions = await runtime.graph.mentionedIn(workspaceId, chunkIds);
   const entities = await runtime.graph.getEntities(workspaceId, [

@@ -32,7 +32,7 @@ Options:
   --endpoint URL      ask a running API (http://host:port/graphql) instead of this process
   --corpus DIR        what to ingest before a library run (default AGENTIC_RAG_CORPUS_DIR)
   --no-ingest         do not ingest first: the workspace already holds the corpus
-  --k N               retrieved documents that count for hit rate and MRR (default 10)
+  --k N               ragAnswer's topK, and the cutoff of hit rate and MRR (default 10)
   --no-warm           skip the second (cache) pass
   --out DIR           where results go (default eval/results)
   --compare A B       compare two result files

@@ -23,7 +23,8 @@ export interface AnswerObservation {
 /** Asks one question: the library in this process, or a running API over GraphQL. */
 export interface Answerer {
   readonly name: string;
-  answer(question: string, workspaceId: string, topK: number): Promise<AnswerObservation>;
+  /** `topK` unset: the service's own default (AGENTIC_RAG_TOPK), as a client would get. */
+  answer(question: string, workspaceId: string, topK?: number): Promise<AnswerObservation>;
 }
 
 /** What both ways of asking return: the shape of `ragAnswer` with `debug: true`. */
@@ -60,10 +61,15 @@ export class LibraryAnswerer implements Answerer {
 
   constructor(private readonly orchestrator: RagOrchestrator) {}
 
-  async answer(question: string, workspaceId: string, topK: number): Promise<AnswerObservation> {
+  async answer(question: string, workspaceId: string, topK?: number): Promise<AnswerObservation> {
     const started = performance.now();
     return observation(
-      await this.orchestrator.answer({ query: question, workspaceId, topK, debug: true }),
+      await this.orchestrator.answer({
+        query: question,
+        workspaceId,
+        ...(topK ? { topK } : {}),
+        debug: true,
+      }),
       started,
     );
   }
@@ -85,9 +91,10 @@ export class GraphqlAnswerer implements Answerer {
   constructor(
     private readonly endpoint: string,
     private readonly fetchImpl: typeof fetch = fetch,
+    private readonly timeoutMs = 60_000,
   ) {}
 
-  async answer(question: string, workspaceId: string, topK: number): Promise<AnswerObservation> {
+  async answer(question: string, workspaceId: string, topK?: number): Promise<AnswerObservation> {
     const started = performance.now();
     let response: Response;
     try {
@@ -96,8 +103,10 @@ export class GraphqlAnswerer implements Answerer {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
           query: RAG_ANSWER,
-          variables: { input: { query: question, workspaceId, topK, debug: true } },
+          variables: { input: { query: question, workspaceId, ...(topK ? { topK } : {}), debug: true } },
         }),
+        // A server that hangs must cost one question, not the run.
+        signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (error) {
       throw new RagError(

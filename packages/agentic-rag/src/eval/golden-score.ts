@@ -73,7 +73,8 @@ export function scoreQuestion(
     question: entry.question,
     mustRefuse: entry.mustRefuse,
     refused: cold.refused,
-    refusalCorrect: cold.refused === entry.mustRefuse,
+    // A question that could not be answered at all decided nothing, rightly or not.
+    refusalCorrect: error === null && cold.refused === entry.mustRefuse,
     firstRelevantRank: index === -1 ? null : index + 1,
     hit: index !== -1,
     reciprocalRank: index === -1 ? 0 : 1 / (index + 1),

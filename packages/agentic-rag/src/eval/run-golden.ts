@@ -59,6 +59,7 @@ export async function runGolden(options: RunGoldenOptions): Promise<GoldenReport
   ): Promise<{ observation: AnswerObservation; error: string | null }> => {
     const begun = performance.now();
     try {
+      // k is both what is asked for (topK) and what is scored: the ranking has k places.
       return { observation: await answerer.answer(entry.question, workspaceId, k), error: null };
     } catch (error) {
       const ragError = toRagError(error);

@@ -2,6 +2,8 @@ import { inputHash, StageOutputs } from '../cache/index.js';
 import type { SqlExecutor } from '../db/index.js';
 import type { QuestionWriter } from './question-writer.js';
 
+const SLICE = 8;
+
 /**
  * A question writer that remembers (by writer name and chunk text) in `rag_stage_outputs`: the
  * `hyde` stage jobs of a queued ingest write there, and the document's write reads from there.
@@ -22,16 +24,19 @@ export class CachingQuestionWriter implements QuestionWriter {
     const hashes = texts.map((text) => inputHash(text));
     const known = await this.outputs.get<string[]>('hyde', this.name, hashes);
     const missing = [...new Set(hashes.filter((hash) => !known.has(hash)))];
-    if (missing.length > 0) {
+    // A few at a time, each slice cached as it arrives: a failure late in a long batch does not
+    // throw away the questions already paid for.
+    for (let start = 0; start < missing.length; start += SLICE) {
+      const slice = missing.slice(start, start + SLICE);
       const fresh = await this.inner.write(
-        missing.map((hash) => texts[hashes.indexOf(hash)]!),
+        slice.map((hash) => texts[hashes.indexOf(hash)]!),
         signal,
       );
-      missing.forEach((hash, index) => known.set(hash, fresh[index]!));
+      slice.forEach((hash, index) => known.set(hash, fresh[index]!));
       await this.outputs.put(
         'hyde',
         this.name,
-        missing.map((hash) => ({ hash, output: known.get(hash)! })),
+        slice.map((hash) => ({ hash, output: known.get(hash)! })),
       );
     }
     return hashes.map((hash) => known.get(hash)!);

@@ -23,6 +23,14 @@ describe('LlmQuestionWriter against a chat server', () => {
   beforeAll(async () => {
     server = await startChatServer((request, response) => {
       const passage = request.body?.messages?.at(-1)?.content ?? '';
+      if (passage.includes('forbidden')) {
+        sendJson(response, 400, { error: { message: 'content filter' } });
+        return;
+      }
+      if (passage.includes('down')) {
+        sendJson(response, 503, { error: { message: 'overloaded' } });
+        return;
+      }
       sendJson(response, 200, chatCompletion({ content: `What is ${passage.split(' ')[0]}?\nWhy?` }));
     });
   });
@@ -43,5 +51,23 @@ describe('LlmQuestionWriter against a chat server', () => {
     expect(server.requests).toHaveLength(3);
     expect(server.requests[0]!.body?.messages?.[0]?.content).toContain('Write 2 different questions');
     expect(writer.name).toBe('hyde-questions-v1:2:openai-compatible:m');
+  });
+
+  it('gives a chunk the model refuses no questions, and stops every lane when the server fails', async () => {
+    const writer = new LlmQuestionWriter({
+      llm: new OpenAiChatLlm({ baseUrl: server.url, model: 'm', maxRetries: 0 }),
+      questions: 2,
+      concurrency: 1,
+    });
+    expect(await writer.write(['alpha one', 'forbidden words', 'gamma three'])).toEqual([
+      ['What is alpha?', 'Why?'],
+      [],
+      ['What is gamma?', 'Why?'],
+    ]);
+    server.requests.length = 0;
+    await expect(writer.write(['down now', 'beta two', 'gamma three'])).rejects.toMatchObject({
+      code: 'LLM_UNAVAILABLE',
+    });
+    expect(server.requests).toHaveLength(1);
   });
 });

@@ -1,3 +1,4 @@
+import { ErrorCode, isRagError } from '../errors/index.js';
 import type { Llm } from '../llm/index.js';
 import type { QuestionWriter } from './question-writer.js';
 
@@ -20,13 +21,29 @@ export class LlmQuestionWriter implements QuestionWriter {
     this.name = `hyde-questions-v1:${options.questions}:${options.llm.modelId}`;
   }
 
+  /**
+   * A chunk the model refuses (a content filter, a prompt too long) gets no questions: one odd
+   * chunk must not keep a whole document out. Any other failure stops every lane at once, so a
+   * dead server is not asked about the remaining chunks, and is thrown for the job to retry.
+   */
   async write(texts: readonly string[], signal?: AbortSignal): Promise<string[][]> {
     const results: string[][] = new Array(texts.length);
+    const stop = new AbortController();
+    const lanesSignal = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
     let next = 0;
     const lanes = Array.from({ length: Math.min(this.options.concurrency ?? 4, texts.length) }, async () => {
-      while (next < texts.length) {
+      while (next < texts.length && !lanesSignal.aborted) {
         const index = next++;
-        results[index] = await this.questionsFor(texts[index]!, signal);
+        try {
+          results[index] = await this.questionsFor(texts[index]!, lanesSignal);
+        } catch (error) {
+          if (isRagError(error) && error.code === ErrorCode.LLM_REQUEST_REJECTED) {
+            results[index] = [];
+            continue;
+          }
+          stop.abort();
+          throw error;
+        }
       }
     });
     await Promise.all(lanes);

@@ -324,6 +324,7 @@ export class IngestPipeline {
           fail({ sourcePath: document.sourcePath, code: ragError.code, message: ragError.message });
         }
       }
+      summary.documents.removed += await this.pruneSiblings(workspaceId, sourceRoot, loaded);
     }
     return this.finished(summary, started);
   }
@@ -356,8 +357,26 @@ export class IngestPipeline {
       summary.chunks += outcome.chunks;
       summary.tokens += outcome.tokens;
     }
+    summary.documents.removed += await this.pruneSiblings(workspaceId, label, loaded);
     summary.files = 1;
     return this.finished(summary, started);
+  }
+
+  /**
+   * A file split into documents (a knowledge pack's pieces, a spec's operations, JSONL records)
+   * that is ingested again on its own takes the documents it no longer yields with it: a piece
+   * removed or edited (a new id) must not stay searchable beside its replacement. A file that
+   * loaded nothing says nothing about its documents and prunes nothing.
+   */
+  private async pruneSiblings(workspaceId: string, sourceRoot: string, loaded: LoadResult): Promise<number> {
+    const sourceFile = loaded.documents[0]?.sourceFile;
+    if (!sourceFile) return 0;
+    const produced = new Set(loaded.documents.map((document) => document.sourcePath));
+    const stored = await this.options.store.listDocuments(workspaceId, sourceRoot, sourceFile);
+    const gone = stored
+      .filter((document) => !produced.has(document.sourcePath))
+      .map((document) => document.sourcePath);
+    return gone.length > 0 ? this.options.store.deleteDocuments(workspaceId, gone) : 0;
   }
 
   /** Stamps a run's summary with the corpus version it left and its speed. */

@@ -153,5 +153,23 @@ describe.each(testBackends())('knowledge packs on $name', (backend) => {
     expect(alice?.name).toBe('Alice');
     const around = await graph.neighbourhood({ workspaceId: ws, seeds: ['Person:alice'], hops: 1 });
     expect(around.edges).toContainEqual(expect.objectContaining({ type: 'MAINTAINS', from: 'Person:alice' }));
+
+    // The pack again without piece p-2: its document and the edge it stated go.
+    const edited = { ...VALID, pieces: VALID.pieces.slice(0, 1), graph: { ...VALID.graph, edges: [] } };
+    const again = await pipeline.ingestInline(ws, [
+      { id: 'knowledge/alice/llm.json', content: JSON.stringify(edited) },
+    ]);
+    expect(again.documents.removed).toBe(1);
+    const left = await sql.query<{ source_path: string }>(
+      "SELECT source_path FROM rag_documents WHERE workspace_id = $1 AND source_path LIKE 'knowledge/alice/llm.json#%' ORDER BY 1",
+      [ws],
+    );
+    expect(left.rows.map((row) => row.source_path)).toEqual([
+      'knowledge/alice/llm.json#graph',
+      'knowledge/alice/llm.json#p-1',
+      'knowledge/alice/llm.json#profile/user:alice',
+    ]);
+    const after = await graph.neighbourhood({ workspaceId: ws, seeds: ['Person:alice'], hops: 1 });
+    expect(after.edges.filter((edge) => edge.type === 'MAINTAINS')).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import {
   type KnowledgePack,
 } from '../ingest/index.js';
 import type { Llm } from '../llm/index.js';
+import { redactText } from '../telemetry/index.js';
 
 export interface LlmStructuring {
   pack: KnowledgePack;
@@ -38,7 +39,8 @@ export async function structureWithLlm(
     { role: 'system', content: PROMPT },
     {
       role: 'user',
-      content: `${options.entityId ? `entity_id: ${options.entityId}\n\n` : ''}Notes:\n${text}`,
+      // Secrets in the notes never reach the model's provider.
+      content: `${options.entityId ? `entity_id: ${options.entityId}\n\n` : ''}Notes:\n${redactText(text)}`,
     },
   ];
   for (let attempt = 1; attempt <= options.maxRetries + 1; attempt++) {

@@ -423,11 +423,14 @@ export class RagOrchestrator {
   private afterEvidence(run: Run): StageName {
     // The question is about one numbered entity and the graph has no such entity: whatever else
     // retrieval found is about something else.
-    if (run.plan!.intent === 'entity' && run.missing.length > 0) {
+    // A tool that answered (a lookup that found its entity, a calculation) is evidence enough:
+    // neither refusal rule below may override it.
+    const toolAnswered = run.sources.some((source) => source.origin === 'tool');
+    if (!toolAnswered && run.plan!.intent === 'entity' && run.missing.length > 0) {
       run.warnings.push(...run.missing);
       return 'refuse';
     }
-    const names = unknownNames(run.input.query, run.retrieval?.stats.unknownTerms ?? []);
+    const names = toolAnswered ? [] : unknownNames(run.input.query, run.retrieval?.stats.unknownTerms ?? []);
     if (names.length > 0) {
       run.warnings.push(`the question names ${names.join(', ')}, which the knowledge base never mentions`);
       return 'refuse';

@@ -122,7 +122,10 @@ export async function startIngestWorker(
           throw new WaitingChildrenError();
         }
         const summary = await runningJob.run({ id: job.id!, progress }, () => run(runtime, payload));
-        const failure = summary.failures[0];
+        // A failed item of a file (a bad record, a knowledge piece refused for a secret) is
+        // reported in the result while the rest of the file is stored: the job did its work.
+        // Only a file that loaded nothing fails the job.
+        const failure = summary.failures.find((candidate) => !candidate.sourcePath.includes('#'));
         if (failure) {
           const error = new Error(`${failure.sourcePath}: [${failure.code}] ${failure.message}`);
           throw UNRECOVERABLE.has(failure.code) ? new UnrecoverableError(error.message) : error;

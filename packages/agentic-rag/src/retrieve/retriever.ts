@@ -16,6 +16,7 @@ import {
   type Normalization,
 } from './fusion.js';
 import { detectIntent, narrowings, type QueryIntent } from './intent.js';
+import { interleave } from './interleave.js';
 import { analyzeQuery, type Correction } from './query-analysis.js';
 import { maximalMarginalRelevance } from './rerank/mmr.js';
 import type { Reranker } from './rerank/reranker.js';
@@ -135,40 +136,6 @@ function observed(result: RetrievalResult): RetrievalResult {
     }
   }
   return result;
-}
-
-/**
- * The narrowed hits and the plain ones taken in turn (narrowed first), each chunk once, k in
- * all. Stage timings add up: both searches ran.
- */
-type Searched = Omit<RetrievalResult, 'intent'>;
-
-function interleave(focused: Searched, broad: Searched, k: number): Searched {
-  const hits: RetrievalHit[] = [];
-  const seen = new Set<string>();
-  for (
-    let index = 0;
-    hits.length < k && (index < focused.hits.length || index < broad.hits.length);
-    index++
-  ) {
-    for (const hit of [focused.hits[index], broad.hits[index]]) {
-      if (!hit || seen.has(hit.chunkId) || hits.length >= k) continue;
-      seen.add(hit.chunkId);
-      hits.push(hit);
-    }
-  }
-  const stages = new Map<string, number>();
-  for (const stage of [...focused.stats.stages, ...broad.stats.stages])
-    stages.set(stage.name, (stages.get(stage.name) ?? 0) + stage.ms);
-  return {
-    ...focused,
-    hits,
-    stats: {
-      ...focused.stats,
-      stages: [...stages].map(([name, ms]) => ({ name, ms })),
-      warnings: [...new Set([...focused.stats.warnings, ...broad.stats.warnings])],
-    },
-  };
 }
 
 /**

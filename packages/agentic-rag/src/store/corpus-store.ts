@@ -290,12 +290,16 @@ export class CorpusStore {
     return deleted;
   }
 
-  async listDocuments(workspaceId: string, sourceRoot?: string): Promise<StoredDocumentRef[]> {
+  async listDocuments(
+    workspaceId: string,
+    sourceRoot?: string,
+    sourceFile?: string,
+  ): Promise<StoredDocumentRef[]> {
     const result = await this.sql.query<{ id: number; source_path: string; source_file: string }>(
       `SELECT id, source_path, source_file FROM rag_documents
-       WHERE workspace_id = $1 AND ($2::text IS NULL OR source_root = $2)
+       WHERE workspace_id = $1 AND ($2::text IS NULL OR source_root = $2) AND ($3::text IS NULL OR source_file = $3)
        ORDER BY source_path`,
-      [workspaceId, sourceRoot ?? null],
+      [workspaceId, sourceRoot ?? null, sourceFile ?? null],
     );
     return result.rows.map((row) => ({
       id: row.id,

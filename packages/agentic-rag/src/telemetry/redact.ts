@@ -26,6 +26,8 @@ const SECRET_NAMES = [
  * keeps what says what was there (`Bearer`, `password=`) and hides the value.
  */
 const TEXT_PATTERNS: ReadonlyArray<[RegExp, string]> = [
+  // A private key block, whole (or to the end of the text when it is cut off).
+  [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g, REDACTED],
   // The user-info of a URL (postgres://rag:secret@db) before the e-mail pattern sees `secret@db`.
   [/(\/\/[^/@\s:]*:)[^/@\s]+@/g, `$1${REDACTED}@`],
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{4,}/gi, `$1 ${REDACTED}`],

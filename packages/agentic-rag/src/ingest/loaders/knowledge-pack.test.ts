@@ -156,10 +156,39 @@ describe('knowledge packs', () => {
     expect(secretIn(text)).toBe(reason);
   });
 
+  it('refuses secrets in profiles, global metadata and node properties too, and duplicate node ids', () => {
+    const loaded = loadKnowledgePack('p.json', {
+      metadata: {
+        global: { vault: 'api_key = abcdefghijkl1234' },
+        entities: { 'user:eve': { name: 'Eve', password: 'hunter22!' }, 'user:ann': { name: 'Ann' } },
+      },
+      pieces: [],
+      graph: {
+        nodes: [
+          { id: 'db', type: 'Service', properties: { dsn: 'password: s3cr3t-value' } },
+          { id: 'ann', type: 'Person' },
+          { id: 'ann', type: 'Person', name: 'Ann again' },
+        ],
+        edges: [],
+      },
+    });
+    expect(loaded.failures.map((failure) => [failure.sourcePath, failure.message])).toEqual([
+      ['p.json#graph.nodes[0]', 'node rejected: its properties contain a password'],
+      ['p.json#graph.nodes[2]', 'duplicate node id "ann"'],
+      ['p.json#profile/user:eve', 'profile rejected: it contains a password'],
+      ['p.json#global', 'global metadata rejected: it contains an API key'],
+    ]);
+    expect(loaded.documents.map((document) => document.sourcePath)).toEqual([
+      'p.json#profile/user:ann',
+      'p.json#graph',
+    ]);
+  });
+
   it.each([
     'Rotate the password every 90 days.',
     'Tokens expire after an hour.',
     'The API key lives in Vault.',
+    'A password is needed to log in.',
   ])('lets %j through: it talks about secrets without holding one', (text) => {
     expect(secretIn(text)).toBeNull();
   });

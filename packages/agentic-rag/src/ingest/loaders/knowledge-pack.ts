@@ -103,7 +103,9 @@ export function secretIn(text: string): string | null {
       'an API key',
     ],
     [/\b(api[_-]?key|secret|token)\s*[:=]\s*["']?[A-Za-z0-9._~+/=-]{12,}/i, 'an API key'],
-    [/\b(password|passwd|pwd)\s*(is|[:=])\s*["']?\S{4,}/i, 'a password'],
+    [/\b(password|passwd|pwd)\s*[:=]\s*["']?\S{4,}/i, 'a password'],
+    // "my password is hunter2", but not "a password is needed": the value has a digit or symbol.
+    [/\b(password|passwd|pwd)\s+is\s+["']?(?=\S*[0-9!@#$%^&*_+=~-])\S{4,}/i, 'a password'],
   ];
   for (const [pattern, what] of checks) if (pattern.test(text)) return `contains ${what}`;
   return null;
@@ -182,7 +184,15 @@ export function loadKnowledgePack(sourcePath: string, value: unknown): LoadResul
   const nodes = new Map<string, z.output<typeof node>>();
   parsed.data.graph.nodes.forEach((raw, index) => {
     const result = node.safeParse(raw);
-    if (!result.success)
+    const secret = result.success ? secretIn(describe(result.data.properties)) : null;
+    if (secret)
+      fail(
+        `graph.nodes[${index}]`,
+        `node rejected: its properties ${secret.replace(/^contains/, 'contain')}`,
+      );
+    else if (result.success && nodes.has(result.data.id))
+      fail(`graph.nodes[${index}]`, `duplicate node id "${result.data.id}"`);
+    else if (!result.success)
       fail(
         `graph.nodes[${index}]`,
         `invalid node: ${result.error.issues[0]!.path.join('.')}: ${result.error.issues[0]!.message}`,
@@ -228,6 +238,11 @@ export function loadKnowledgePack(sourcePath: string, value: unknown): LoadResul
   }
   for (const [entityId, profile] of Object.entries(metadata.entities)) {
     const text = describe(profile);
+    const secret = secretIn(text);
+    if (secret) {
+      fail(`profile/${entityId}`, `profile rejected: it ${secret}`);
+      continue;
+    }
     // The graph node that is this entity (its id is the entity id, or it says so): the profile
     // states it, so a graph walk "from the entity" knows where to start.
     const own = [...nodes.values()].filter(
@@ -253,7 +268,9 @@ export function loadKnowledgePack(sourcePath: string, value: unknown): LoadResul
       ),
     );
   }
-  if (Object.keys(metadata.global).length > 0) {
+  const globalSecret = secretIn(describe(metadata.global));
+  if (globalSecret) fail('global', `global metadata rejected: it ${globalSecret}`);
+  else if (Object.keys(metadata.global).length > 0) {
     documents.push(
       document('global', describe(metadata.global), {
         info_type: 'global_metadata',

@@ -116,6 +116,8 @@ describe('unknownNames', () => {
   it('ignores lower-case unknown words, a capital that only starts the sentence, and known names', () => {
     expect(unknownNames('schedule a pickup for tomorrow morning', ['tomorrow'])).toEqual([]);
     expect(unknownNames('Wieght limits for parcels?', ['wieght'])).toEqual([]);
+    expect(unknownNames('Hi there. Priya here: which endpoint?', ['priya'])).toEqual([]);
+    expect(unknownNames('Which endpoint? Coursera asks.', ['coursera'])).toEqual([]);
     expect(unknownNames('Which POMDP solver is fastest?', [])).toEqual([]);
     expect(unknownNames('Which POMDP solver is fastest?', ['fastest'])).toEqual([]);
   });

@@ -58,9 +58,10 @@ export function evidence(
  */
 export function unknownNames(query: string, unknownTerms: readonly string[]): string[] {
   if (unknownTerms.length === 0) return [];
+  // A capital after the start or a sentence's end ("URGENT: which ...") is grammar, not a name.
   const words = [...query.matchAll(/[\p{L}][\p{L}\p{N}'’-]*/gu)].map((match) => ({
     word: match[0],
-    first: match.index === 0,
+    first: /^\s*$|[.!?:]\s*$/u.test(query.slice(0, match.index)),
   }));
   const named = words.filter(
     ({ word, first }) => /^\p{Lu}/u.test(word) && (!first || /^\p{Lu}{2,}/u.test(word)),
