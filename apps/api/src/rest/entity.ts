@@ -42,14 +42,18 @@ export async function getEntity(
   ]);
   if (!entity)
     throw new RagError(ErrorCode.NOT_FOUND, `${graphType(type)} ${number} not found in knowledge base`);
-  const neighbourhood = await runtime.graph.neighbourhood({
-    workspaceId,
-    seeds: [entity.id],
-    hops: 1,
-    direction: 'both',
-    relationTypes: [...CITING],
-    limit: 500,
-  });
+  // Independent reads: side by side, each on its own pooled connection.
+  const [neighbourhood, texts] = await Promise.all([
+    runtime.graph.neighbourhood({
+      workspaceId,
+      seeds: [entity.id],
+      hops: 1,
+      direction: 'both',
+      relationTypes: [...CITING],
+      limit: 500,
+    }),
+    definitions(runtime, workspaceId, [entity]),
+  ]);
   const others = new Map(neighbourhood.entities.map((other) => [other.id, other]));
   const reference = (id: string, relation: string): EntityReferenceFields | null => {
     const other = others.get(id);
@@ -59,7 +63,6 @@ export async function getEntity(
   };
   const present = (value: EntityReferenceFields | null): value is EntityReferenceFields => value !== null;
   const byId = (left: EntityReferenceFields, right: EntityReferenceFields) => left.id.localeCompare(right.id);
-  const texts = await definitions(runtime, workspaceId, [entity]);
   return {
     ...entityFields(entity),
     content: texts.get(entity.id) ?? '',
