@@ -1,5 +1,5 @@
 import type { GraphEntity, RagRuntime } from '@agentic-rag/core';
-import { assertKnownFields, invalid, isObject } from './problems.js';
+import { assertKnownFields, invalid, isObject, traverseTypes } from './problems.js';
 import {
   definitions,
   DOCUMENT_ID,
@@ -42,18 +42,7 @@ export function parseExpandRequest(body: unknown): ExpandRequest {
     throw invalid(
       `document id '${String(malformed)}' is malformed (expected type:number, such as algorithm:3.2)`,
     );
-  let types: ReadonlySet<RelationType> = new Set(RELATION_TYPES);
-  if (body.traverse_types !== undefined) {
-    if (!Array.isArray(body.traverse_types) || body.traverse_types.length === 0)
-      throw invalid(`traverse_types must be a non-empty list of ${RELATION_TYPES.join(', ')}`);
-    const unknown = body.traverse_types.find((type) => !RELATION_TYPES.includes(type as RelationType));
-    if (unknown !== undefined)
-      throw invalid(
-        `traverse type '${String(unknown)}' is not supported (one of ${RELATION_TYPES.join(', ')})`,
-      );
-    types = new Set(body.traverse_types as RelationType[]);
-  }
-  return { ids: [...new Set(ids as string[])], types };
+  return { ids: [...new Set(ids as string[])], types: traverseTypes(body.traverse_types, RELATION_TYPES) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { GraphEntity, RagRuntime } from '@agentic-rag/core';
-import { assertKnownFields, invalid, isObject } from './problems.js';
+import { assertKnownFields, invalid, isObject, traverseTypes } from './problems.js';
 import {
   definitions,
   entityFields,
@@ -34,17 +34,7 @@ export function parseSemanticRequest(body: unknown): SemanticRequest {
   const k = body.k ?? 5;
   if (typeof k !== 'number' || !Number.isInteger(k) || k < 1 || k > 20)
     throw invalid('k must be between 1 and 20');
-  let types: ReadonlySet<TraverseType> = new Set(TRAVERSE_TYPES);
-  if (body.traverse_types !== undefined) {
-    if (!Array.isArray(body.traverse_types) || body.traverse_types.length === 0)
-      throw invalid(`traverse_types must be a non-empty list of ${TRAVERSE_TYPES.join(', ')}`);
-    const unknown = body.traverse_types.find((type) => !TRAVERSE_TYPES.includes(type as TraverseType));
-    if (unknown !== undefined)
-      throw invalid(
-        `traverse type '${String(unknown)}' is not supported (one of ${TRAVERSE_TYPES.join(', ')})`,
-      );
-    types = new Set(body.traverse_types as TraverseType[]);
-  }
+  const types = traverseTypes(body.traverse_types, TRAVERSE_TYPES);
   const filters: SemanticRequest['filters'] = {};
   if (body.filters !== undefined) {
     if (!isObject(body.filters)) throw invalid('filters must be an object');
