@@ -17,7 +17,7 @@ import {
 } from './fusion.js';
 import { detectIntent, narrowings, type QueryIntent } from './intent.js';
 import { interleave } from './interleave.js';
-import { analyzeQuery, type Correction } from './query-analysis.js';
+import { analyzeQuery, type AnalyzedQuery, type Correction } from './query-analysis.js';
 import { maximalMarginalRelevance } from './rerank/mmr.js';
 import type { Reranker } from './rerank/reranker.js';
 
@@ -138,6 +138,12 @@ function observed(result: RetrievalResult): RetrievalResult {
   return result;
 }
 
+/** Work one question's searches share (a promise each, so concurrent searches wait for one). */
+interface SharedWork {
+  analysis?: Promise<AnalyzedQuery>;
+  embeddings?: Promise<number[][]>;
+}
+
 /**
  * Hybrid retrieval: query analysis (stemming, document frequencies, typo correction) → dense and
  * BM25 channels in parallel → fusion → rerank of the top candidates → optional MMR → top k.
@@ -170,10 +176,13 @@ export class HybridRetriever {
     const enough = Math.min(3, options.k ?? 10);
     const tries = narrowings(intent, filters);
     // Started at once: every narrowed answer is blended with it, and the fallback is it.
-    const broad = this.search(options);
+    // The searches of one question share its analysis and its query embedding: the narrowings
+    // differ only in their filters.
+    const shared: SharedWork = {};
+    const broad = this.search(options, shared);
     broad.catch(() => undefined);
     for (const narrowed of tries) {
-      const focused = await this.search({ ...options, filters: narrowed });
+      const focused = await this.search({ ...options, filters: narrowed }, shared);
       if (focused.hits.length >= enough) {
         const blended = interleave(focused, await broad, options.k ?? 10);
         return observed({ ...blended, intent: { ...intent, narrowedTo: narrowed } });
@@ -205,7 +214,10 @@ export class HybridRetriever {
     };
   }
 
-  private async search(options: RetrieveOptions): Promise<Omit<RetrievalResult, 'intent'>> {
+  private async search(
+    options: RetrieveOptions,
+    shared: SharedWork = {},
+  ): Promise<Omit<RetrievalResult, 'intent'>> {
     const query = options.query.trim();
     if (query.length === 0) throw new RagError(ErrorCode.INVALID_INPUT, 'query must not be empty');
     if (query.length > MAX_QUERY_LENGTH) {
@@ -231,14 +243,13 @@ export class HybridRetriever {
       }
     };
 
-    const analysis = await time('analyze', () =>
-      this.sql.transaction(async (tx) => {
-        await tx.query("SELECT set_config('pg_trgm.similarity_threshold', $1, true)", [
-          String(this.settings.typoSimilarity),
-        ]);
-        return analyzeQuery(tx, options.workspaceId, query, this.settings.typoSimilarity);
-      }),
-    );
+    shared.analysis ??= this.sql.transaction(async (tx) => {
+      await tx.query("SELECT set_config('pg_trgm.similarity_threshold', $1, true)", [
+        String(this.settings.typoSimilarity),
+      ]);
+      return analyzeQuery(tx, options.workspaceId, query, this.settings.typoSimilarity);
+    });
+    const analysis = await time('analyze', () => shared.analysis!);
     const correctedQuery =
       analysis.corrections.length > 0 ? await this.applyCorrections(query, analysis.corrections) : null;
     const searchText = correctedQuery ?? query;
@@ -257,11 +268,14 @@ export class HybridRetriever {
       channels.has('vector')
         ? time('dense', async () => {
             const hyde = options.hyde?.trim();
-            const { embeddings } = await this.embedder.embed({
-              texts: hyde ? [searchText, hyde] : [searchText],
-              purpose: 'query',
-              ...(options.signal ? { signal: options.signal } : {}),
-            });
+            shared.embeddings ??= this.embedder
+              .embed({
+                texts: hyde ? [searchText, hyde] : [searchText],
+                purpose: 'query',
+                ...(options.signal ? { signal: options.signal } : {}),
+              })
+              .then((result) => result.embeddings);
+            const embeddings = await shared.embeddings;
             const results = await Promise.all(
               embeddings.map((vector) =>
                 denseChannel(this.sql, {
