@@ -1,29 +1,20 @@
-import { existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import {
   createJsonLogger,
   createRuntime,
-  ErrorCode,
-  isRagError,
-  loadConfig,
   redactConfig,
   startTracing,
   watchQueue,
   type Config,
   type Logger,
   type RagRuntime,
+  listen,
+  runService,
+  serviceConfig,
 } from '@agentic-rag/core';
 import { createApi } from './server.js';
 
 async function main(): Promise<void> {
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  let config: Config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    process.stderr.write(`${isRagError(error) ? error.message : String(error)}\n`);
-    process.exit(2);
-  }
+  const config = serviceConfig();
   const logger = createJsonLogger({ level: config.LOG_LEVEL, write: (line) => process.stdout.write(line) });
   logger.info('starting', { event: 'api-starting', config: redactConfig(config) });
   const tracing = startTracing({ config, serviceName: 'agentic-rag-api' });
@@ -32,23 +23,19 @@ async function main(): Promise<void> {
   const { queue } = runtime;
   const unwatch = queue ? watchQueue(() => queue.counts()) : () => {};
   const { server, state, stop: stopGraphql } = await createApi(runtime);
+  let port: number;
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.PORT, config.HOST, resolve);
-    });
+    ({ port } = await listen(server, {
+      port: config.PORT,
+      host: config.HOST,
+      what: 'port',
+      variable: 'PORT',
+    }));
   } catch (error) {
     unwatch();
     await runtime.close();
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(
-      code === 'EADDRINUSE'
-        ? `port ${config.PORT} is already in use (set PORT)`
-        : `cannot listen: ${(error as Error).message}`,
-      { cause: error },
-    );
+    throw error;
   }
-  const { port } = server.address() as AddressInfo;
   logger.info(`listening on http://${config.HOST}:${port}`, {
     event: 'api-listening',
     port,
@@ -121,10 +108,4 @@ async function ingestCorpus(config: Config, runtime: RagRuntime, logger: Logger,
   });
 }
 
-main().catch((error: unknown) => {
-  const message = isRagError(error)
-    ? `[${error.code}] ${error.message}`
-    : String((error as Error)?.message ?? error);
-  process.stderr.write(`api failed to start: ${message}\n`);
-  process.exit(isRagError(error) && error.code === ErrorCode.INVALID_CONFIG ? 2 : 1);
-});
+runService('api', main);

@@ -1,13 +1,10 @@
-import { existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import {
   createJsonLogger,
   createRuntime,
-  ErrorCode,
-  isRagError,
-  loadConfig,
   redactConfig,
-  type Config,
+  listen,
+  runService,
+  serviceConfig,
 } from '@agentic-rag/core';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMcpHttpServer, MCP_PATH } from './http.js';
@@ -30,14 +27,7 @@ async function main(): Promise<void> {
   }
   const transport = flags.includes('--http') ? 'http' : 'stdio';
 
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  let config: Config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    process.stderr.write(`${isRagError(error) ? error.message : String(error)}\n`);
-    process.exit(2);
-  }
+  const config = serviceConfig();
   // On stdio, stdout carries the protocol: logs go to stderr (an MCP client keeps it as the server's log).
   const output = transport === 'stdio' ? process.stderr : process.stdout;
   const logger = createJsonLogger({ level: config.LOG_LEVEL, write: (line) => output.write(line) });
@@ -64,22 +54,18 @@ async function main(): Promise<void> {
       allowedOrigins: config.AGENTIC_RAG_MCP_ALLOWED_ORIGINS,
       logger,
     });
+    let port: number;
     try {
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(config.AGENTIC_RAG_MCP_PORT, config.HOST, resolve);
-      });
+      ({ port } = await listen(server, {
+        port: config.AGENTIC_RAG_MCP_PORT,
+        host: config.HOST,
+        what: 'port',
+        variable: 'AGENTIC_RAG_MCP_PORT',
+      }));
     } catch (error) {
       await runtime.close();
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new Error(
-        code === 'EADDRINUSE'
-          ? `port ${config.AGENTIC_RAG_MCP_PORT} is already in use (set AGENTIC_RAG_MCP_PORT)`
-          : `cannot listen: ${(error as Error).message}`,
-        { cause: error },
-      );
+      throw error;
     }
-    const { port } = server.address() as AddressInfo;
     logger.info(`MCP on http://${config.HOST}:${port}${MCP_PATH}`, {
       event: 'mcp-listening',
       port,
@@ -97,10 +83,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  const message = isRagError(error)
-    ? `[${error.code}] ${error.message}`
-    : String((error as Error)?.message ?? error);
-  process.stderr.write(`mcp failed to start: ${message}\n`);
-  process.exit(isRagError(error) && error.code === ErrorCode.INVALID_CONFIG ? 2 : 1);
-});
+runService('mcp', main);

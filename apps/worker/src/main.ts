@@ -1,15 +1,12 @@
-import { existsSync } from 'node:fs';
 import {
   createJsonLogger,
   createRuntime,
-  ErrorCode,
-  isRagError,
-  loadConfig,
   redactConfig,
   startIngestWorker,
   startTracing,
   watchQueue,
-  type Config,
+  runService,
+  serviceConfig,
 } from '@agentic-rag/core';
 import { startMetricsServer } from './metrics-server.js';
 
@@ -20,14 +17,7 @@ import { startMetricsServer } from './metrics-server.js';
  * through the OTEL_* variables.
  */
 async function main(): Promise<void> {
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  let config: Config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    process.stderr.write(`${isRagError(error) ? error.message : String(error)}\n`);
-    process.exit(2);
-  }
+  const config = serviceConfig();
   const logger = createJsonLogger({ level: config.LOG_LEVEL, write: (line) => process.stdout.write(line) });
   if (!config.REDIS_URL) {
     process.stderr.write(
@@ -72,10 +62,4 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-main().catch((error: unknown) => {
-  const message = isRagError(error)
-    ? `[${error.code}] ${error.message}`
-    : String((error as Error)?.message ?? error);
-  process.stderr.write(`worker failed to start: ${message}\n`);
-  process.exit(isRagError(error) && error.code === ErrorCode.INVALID_CONFIG ? 2 : 1);
-});
+runService('worker', main);

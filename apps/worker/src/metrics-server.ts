@@ -1,6 +1,5 @@
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { metricsRegistry } from '@agentic-rag/core';
+import { metricsRegistry, listen } from '@agentic-rag/core';
 
 export interface MetricsServer {
   port: number;
@@ -42,21 +41,14 @@ export async function startMetricsServer(options: {
       timestamp: new Date().toISOString(),
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        new Error(
-          error.code === 'EADDRINUSE'
-            ? `metrics port ${options.port} is already in use (set AGENTIC_RAG_WORKER_METRICS_PORT; 0 picks a free one)`
-            : `cannot listen for metrics: ${error.message}`,
-          { cause: error },
-        ),
-      ),
-    );
-    server.listen(options.port, options.host, resolve);
+  const { port } = await listen(server, {
+    port: options.port,
+    host: options.host,
+    what: 'metrics port',
+    variable: 'AGENTIC_RAG_WORKER_METRICS_PORT; 0 picks a free one',
   });
   return {
-    port: (server.address() as AddressInfo).port,
+    port,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -18,3 +18,4 @@ export * from './queue/index.js';
 export * from './hyde/index.js';
 export { openScratchDatabase } from './bench/index.js';
 export * from './knowledge/index.js';
+export * from './cli/index.js';

@@ -21,6 +21,19 @@ export function cliConfig(): Config {
   return loadConfig(process.env);
 }
 
+/**
+ * A long-running service's configuration (`.env`, then the environment). A bad one is reported
+ * on stderr, one line per problem, and the process exits 2 before anything starts.
+ */
+export function serviceConfig(): Config {
+  try {
+    return cliConfig();
+  } catch (error) {
+    process.stderr.write(`${isRagError(error) ? error.message : String(error)}\n`);
+    process.exit(EXIT.usage);
+  }
+}
+
 export type Verbosity = 'quiet' | 'normal' | 'verbose';
 
 /**

@@ -1,0 +1,42 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ErrorCode, isRagError } from '../errors/index.js';
+import { EXIT } from './cli-support.js';
+
+/**
+ * Listens on `port` (0: any free one) and says where; a taken port is one sentence naming the
+ * variable that sets it, not a stack trace.
+ */
+export async function listen(
+  server: Server,
+  options: { port: number; host: string; what: string; variable: string },
+): Promise<AddressInfo> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new Error(
+          error.code === 'EADDRINUSE'
+            ? `${options.what} ${options.port} is already in use (set ${options.variable})`
+            : `cannot listen: ${error.message}`,
+          { cause: error },
+        ),
+      ),
+    );
+    server.listen(options.port, options.host, resolve);
+  });
+  return server.address() as AddressInfo;
+}
+
+/**
+ * Runs a service's start-up; a failure is one line, `<name> failed to start: ...`, and exit 2
+ * for bad configuration, 1 for anything else.
+ */
+export function runService(name: string, main: () => Promise<void>): void {
+  main().catch((error: unknown) => {
+    const message = isRagError(error)
+      ? `[${error.code}] ${error.message}`
+      : String((error as Error)?.message ?? error);
+    process.stderr.write(`${name} failed to start: ${message}\n`);
+    process.exit(isRagError(error) && error.code === ErrorCode.INVALID_CONFIG ? EXIT.usage : EXIT.failed);
+  });
+}
