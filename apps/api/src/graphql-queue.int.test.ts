@@ -186,4 +186,26 @@ describe.runIf(process.env.REDIS_URL)('GraphQL ingestion through the queue', () 
       await rm(folder, { recursive: true, force: true });
     }
   });
+
+  it('completes a pack whose one piece is refused, storing the rest', async () => {
+    const pack = {
+      pieces: [
+        { piece_id: 'ok', content: 'Dock 9 opens at six.', knowledge_type: 'fact', info_type: 'context' },
+        {
+          piece_id: 'bad',
+          content: 'The gate password: s3cr3t-gate',
+          knowledge_type: 'note',
+          info_type: 'context',
+        },
+      ],
+    };
+    const id = await runtime.queue!.enqueueInline(ws, 'packs/dock.json', JSON.stringify(pack));
+    expect(await settled(id)).toMatchObject({ status: 'completed' });
+    const record = await runtime.jobs.get(id);
+    expect(record?.result).toMatchObject({
+      documents: { added: 1, failed: 1 },
+      failures: [expect.objectContaining({ sourcePath: 'packs/dock.json#bad' })],
+    });
+    expect(await runtime.queue!.listDeadLetters()).toEqual([]);
+  });
 });

@@ -122,9 +122,9 @@ export async function startIngestWorker(
           throw new WaitingChildrenError();
         }
         const summary = await runningJob.run({ id: job.id!, progress }, () => run(runtime, payload));
-        // A failed item of a file (a bad record, a knowledge piece refused for a secret) is
-        // reported in the result while the rest of the file is stored: the job did its work.
-        // Only a file that loaded nothing fails the job.
+        // A failed item that names itself (`file#piece`: a knowledge piece refused for a secret)
+        // is reported in the result while the rest of the file is stored: the job did its work.
+        // A failure that names the file itself (unparseable, unreadable, a bad line) fails it.
         const failure = summary.failures.find((candidate) => !candidate.sourcePath.includes('#'));
         if (failure) {
           const error = new Error(`${failure.sourcePath}: [${failure.code}] ${failure.message}`);
