@@ -1,15 +1,29 @@
 import { parseArgs } from 'node:util';
 import { ErrorCode, RagError } from '../errors/index.js';
-import { EVAL_MODES, loadBeirDataset, runBeir, type BeirReport, type EvalMode } from '../eval/index.js';
+import {
+  EVAL_MODES,
+  loadBeirDataset,
+  lostRows,
+  renderSuiteTable,
+  runBeir,
+  runSuite,
+  type BeirReport,
+  type EvalMode,
+} from '../eval/index.js';
 import { createRuntime } from '../runtime/index.js';
 import { assertWorkspaceId } from '../store/index.js';
 import { cliConfig, cliLogger, EXIT, runCli } from './cli-support.js';
 import { compareCommand, goldenCommand } from './eval-golden.js';
 import { ProgressBar } from './progress-bar.js';
 
-const HELP = `Usage: pnpm rag:eval --dataset FILE [options]
+const HELP = `Usage: pnpm rag:eval [--splits dev,test] [--modes LIST]
+       pnpm rag:eval --dataset FILE [options]
        pnpm rag:eval --compare A.json B.json
        pnpm rag:eval --beir DIR --workspace NAME [options]
+
+With no dataset named: every retrieval dataset of the suite (the sample fixture, the PostgreSQL
+and Python manuals in eval/datasets/), each split, each channel alone and the fusion, in one table
+of nDCG@10. Exit 1 when the hybrid scores below its best single channel on any row.
 
 --dataset: every question of a golden set (JSON lines, see eval/agentic-rag/README.md) through
 ragAnswer, in this process (the corpus is ingested first; unchanged files are skipped) or, with
@@ -39,6 +53,7 @@ Options:
   --beir DIR          the BEIR dataset directory
   --workspace NAME    workspace (default AGENTIC_RAG_WORKSPACE for --dataset; required for --beir)
   --split NAME        BEIR qrels file to use: qrels/NAME.tsv (default: test)
+  --splits LIST       suite: only these splits (dev, test; default both)
   --modes LIST        BEIR: comma-separated subset of dense,lexical,graph,hybrid-no-graph,hybrid
   --json              print the report as one JSON object on stdout
   -h, --help          show this help`;
@@ -58,6 +73,7 @@ async function main(): Promise<number> {
       compare: { type: 'boolean', default: false },
       workspace: { type: 'string' },
       split: { type: 'string', default: 'test' },
+      splits: { type: 'string' },
       modes: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -94,17 +110,15 @@ async function main(): Promise<number> {
       json: values.json,
     });
   }
-  if (!values.beir || !values.workspace) {
-    throw new RagError(
-      ErrorCode.INVALID_INPUT,
-      '--dataset FILE, --compare A B, or --beir DIR with --workspace NAME is required (see --help)',
-    );
-  }
-  assertWorkspaceId(values.workspace);
   const modes = (values.modes?.split(',') ?? [...EVAL_MODES]) as EvalMode[];
   const unknown = modes.filter((mode) => !EVAL_MODES.includes(mode));
   if (unknown.length > 0)
     throw new RagError(ErrorCode.INVALID_INPUT, `unknown mode(s): ${unknown.join(', ')}`);
+  if (!values.beir) return suiteCommand(modes, values.splits, values.json);
+  if (!values.workspace) {
+    throw new RagError(ErrorCode.INVALID_INPUT, '--beir DIR needs --workspace NAME (see --help)');
+  }
+  assertWorkspaceId(values.workspace);
 
   const config = cliConfig();
   const dataset = await loadBeirDataset(values.beir, values.split);
@@ -133,6 +147,45 @@ async function main(): Promise<number> {
     if (values.json) console.log(JSON.stringify(report));
     else printReport(report);
     return EXIT.ok;
+  } finally {
+    await runtime.close();
+  }
+}
+
+async function suiteCommand(modes: EvalMode[], splitList: string | undefined, json: boolean): Promise<number> {
+  const splits = splitList?.split(',');
+  if (splits?.some((split) => split !== 'dev' && split !== 'test'))
+    throw new RagError(ErrorCode.INVALID_INPUT, '--splits takes dev, test or dev,test');
+  const config = cliConfig();
+  const runtime = await createRuntime({ config, logger: cliLogger(config, json ? 'quiet' : 'normal') });
+  try {
+    const bars = new Map<string, ProgressBar>();
+    const rows = await runSuite({
+      root: process.cwd(),
+      pipeline: runtime.pipeline,
+      retriever: runtime.retriever,
+      modes,
+      ...(splits ? { splits: splits as Array<'dev' | 'test'> } : {}),
+      onProgress: (label, done, total) => {
+        if (json) return;
+        if (!bars.has(label)) bars.set(label, new ProgressBar({ label }));
+        bars.get(label)!.update(done, total, 'queries');
+        if (done === total) bars.get(label)!.finish();
+      },
+      onSkip: (dataset, reason) => console.error(`skipped ${dataset.name}: ${reason}`),
+    });
+    const lost = lostRows(rows);
+    if (json) console.log(JSON.stringify({ rows, lost: lost.map((row) => `${row.dataset}/${row.split}`) }));
+    else {
+      console.log(`\nnDCG@10 per dataset, split and mode (hybrid = every channel, fused and reranked)\n`);
+      console.log(renderSuiteTable(rows, modes));
+      console.log(
+        lost.length === 0
+          ? `\nthe hybrid matched or beat its best single channel on all ${rows.length} rows`
+          : `\nthe hybrid LOST to a single channel on ${lost.map((row) => `${row.dataset}/${row.split} (${row.best.mode} ${row.best.ndcgAt10.toFixed(4)})`).join(', ')}`,
+      );
+    }
+    return lost.length === 0 ? EXIT.ok : EXIT.failed;
   } finally {
     await runtime.close();
   }

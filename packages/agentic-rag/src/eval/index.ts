@@ -23,3 +23,5 @@ export { headline, renderMarkdown, renderSummaryTable, writeGoldenReport } from 
 export { renderChart } from './svg-chart.js';
 export { compareReports, loadGoldenReport, renderComparison } from './compare.js';
 export type { Comparison, MetricChange, QuestionChange } from './compare.js';
+export { lostRows, renderSuiteTable, runSuite, SUITE_DATASETS, suiteRow } from './suite.js';
+export type { RunSuiteOptions, SuiteDataset, SuiteRow } from './suite.js';

@@ -56,6 +56,9 @@ const BM25_MAXSCORE = loadSqlFile(new URL('./sql/bm25-maxscore.sql', import.meta
 
 const BM25_WORK_MEM = '64MB';
 
+/** BM25F's term frequency of a posting: its fields' counts weighted by $8 (heading) and $9 (title). */
+const FIELD_TF = '(p.tf + $8::float8 * p.tf_heading + $9::float8 * p.tf_title)';
+
 /** Terms in more than this share of the workspace's chunks are "common" for MaxScore pruning. */
 const COMMON_TERM_SHARE = 0.05;
 
@@ -66,6 +69,11 @@ export interface Bm25Options {
   limit: number;
   k1: number;
   b: number;
+  /**
+   * BM25F field weights: a posting's term frequency is body + heading · its heading-trail count +
+   * title · its document-title count. { heading: 1, title: 0 } scores as plain BM25 did.
+   */
+  fields: { heading: number; title: number };
   filters: RetrievalFilters;
   /** MaxScore pruning (default on); its result is always checked to be exact. */
   pruning?: boolean;
@@ -84,7 +92,9 @@ export interface Bm25Statistics {
  * Okapi BM25 with Lucene's idf, ln(1 + (N - df + 0.5) / (df + 0.5)), so a term in every chunk
  * still scores a little and never negatively:
  *   score(q, c) = Σ_t qtf(t) · idf(t) · tf(t,c)·(k1 + 1) / (tf(t,c) + k1·(1 − b + b·|c| / avg|c|))
- * Term frequencies come from the postings, lengths and N from the maintained statistics.
+ * tf is BM25F's weighted sum over the chunk's fields (body, heading trail, document title), so a
+ * word of the title counts more than one in passing, and saturates with the rest. Term frequencies
+ * come from the postings, lengths and N from the maintained statistics.
  */
 export async function bm25Channel(sql: Sql, options: Bm25Options): Promise<ChannelResult & Bm25Statistics> {
   const started = performance.now();
@@ -103,7 +113,7 @@ export async function bm25Channel(sql: Sql, options: Bm25Options): Promise<Chann
   const weights = weighted.map(
     (term) => term.count * bm25Idf(n, options.documentFrequency.get(term.lexeme)!),
   );
-  const filters = filterConditions(options.filters, 8);
+  const filters = filterConditions(options.filters, 10);
   const done = (rows: Array<{ id: number; score: number }>, strategy: 'maxscore' | 'full') => ({
     ids: rows.map((row) => row.id),
     scores: rows.map((row) => row.score),
@@ -113,7 +123,8 @@ export async function bm25Channel(sql: Sql, options: Bm25Options): Promise<Chann
     strategy,
   });
 
-  // $1..$7, shared by both statements: workspace, lexemes, weights, k1, b, average length, limit.
+  // $1..$9, shared by both statements: workspace, lexemes, weights, k1, b, average length, limit,
+  // heading and title field weights.
   const scoring = [
     options.workspaceId,
     lexemes,
@@ -122,6 +133,8 @@ export async function bm25Channel(sql: Sql, options: Bm25Options): Promise<Chann
     options.b,
     averageLength,
     options.limit,
+    options.fields.heading,
+    options.fields.title,
   ];
 
   if ((options.pruning ?? true) && !filters.sql) {
@@ -149,12 +162,12 @@ export async function bm25Channel(sql: Sql, options: Bm25Options): Promise<Chann
   const rows = await runBm25(
     sql,
     `SELECT p.chunk_id AS id,
-            sum(q.weight * p.tf * ($4::float8 + 1)
-                / (p.tf + $4::float8 * (1 - $5::float8 + $5::float8 * p.chunk_length / $6::float8))) AS score
+            sum(q.weight * ${FIELD_TF} * ($4::float8 + 1)
+                / (${FIELD_TF} + $4::float8 * (1 - $5::float8 + $5::float8 * p.chunk_length / $6::float8))) AS score
      FROM unnest($2::text[], $3::float8[]) AS q(lexeme, weight)
      JOIN rag_chunk_terms p ON p.workspace_id = $1 AND p.lexeme = q.lexeme
      ${filters.sql ? 'JOIN rag_chunks c ON c.id = p.chunk_id JOIN rag_documents d ON d.id = c.document_id' : ''}
-     WHERE true${filters.sql}
+     WHERE ${FIELD_TF} > 0${filters.sql}
      GROUP BY p.chunk_id
      ORDER BY score DESC, id
      LIMIT $7`,

@@ -264,6 +264,7 @@ describe.each(testBackends())('HybridRetriever on $name', (backend) => {
           limit: 3,
           k1: 1.2,
           b: 0.75,
+          fields: { heading: 1.5, title: 2 },
           filters: {},
           pruning,
         });

@@ -7,6 +7,7 @@ import { retrievalScore, silentLogger, type Logger } from '../telemetry/index.js
 import { loadSqlFile } from '../db/index.js';
 import { bm25Channel, denseChannel, type ChannelResult } from './channels.js';
 import { parseFilters, type RetrievalFilters } from './filters.js';
+import { expandQuery } from './feedback.js';
 import { graphChannel } from './graph-channel.js';
 import {
   fuse,
@@ -30,7 +31,7 @@ export interface RetrieverSettings {
   weights: Record<ChannelName, number>;
   fusion: FusionMethod;
   normalization: Normalization;
-  bm25: { k1: number; b: number };
+  bm25: { k1: number; b: number; fields: { heading: number; title: number } };
   efSearch: number;
   /** Candidates each channel returns before fusion; also how many the reranker sees. */
   candidates: number;
@@ -39,6 +40,8 @@ export interface RetrieverSettings {
   mmrLambda: number;
   /** Hops of the graph channel's neighbourhood (0 turns the channel off). */
   graphHops: number;
+  /** RM3 pseudo-relevance feedback on the lexical channel (see feedback.ts); weight 0 = off. */
+  feedback: { documents: number; terms: number; weight: number };
 }
 
 export type RetrievalChannel = 'vector' | 'lexical' | 'graph';
@@ -57,6 +60,8 @@ export interface RetrieveOptions {
   candidates?: number;
   /** Narrow the first stage by the question's intent (default true); see intent.ts. */
   intent?: boolean;
+  /** RM3 feedback on the lexical channel (default: on when its configured weight is above 0). */
+  feedback?: boolean;
   /**
    * A hypothetical answer (HyDE) embedded as a second dense query: a chunk's dense score is the
    * better of its similarity to the question and to this text.
@@ -292,17 +297,7 @@ export class HybridRetriever {
           })
         : empty,
       channels.has('lexical')
-        ? time('lexical', () =>
-            bm25Channel(this.sql, {
-              workspaceId: options.workspaceId,
-              terms,
-              documentFrequency: analysis.documentFrequency,
-              limit: candidates,
-              k1: this.settings.bm25.k1,
-              b: this.settings.bm25.b,
-              filters,
-            }),
-          )
+        ? time('lexical', () => this.lexical(options.workspaceId, terms, analysis, candidates, filters, options.feedback))
         : empty,
     ]);
 
@@ -427,6 +422,49 @@ export class HybridRetriever {
           ),
       },
     };
+  }
+
+  /**
+   * BM25, and with feedback on a second pass for the query expanded by RM3 from the first pass's
+   * best chunks. Too few first-pass hits to learn from: the first pass stands.
+   */
+  private async lexical(
+    workspaceId: string,
+    terms: AnalyzedQuery['terms'],
+    analysis: AnalyzedQuery,
+    candidates: number,
+    filters: RetrievalFilters,
+    feedback: boolean | undefined,
+  ): Promise<ChannelResult> {
+    const bm25 = (queryTerms: AnalyzedQuery['terms'], documentFrequency: ReadonlyMap<string, number>) =>
+      bm25Channel(this.sql, {
+        workspaceId,
+        terms: queryTerms,
+        documentFrequency,
+        limit: candidates,
+        k1: this.settings.bm25.k1,
+        b: this.settings.bm25.b,
+        fields: this.settings.bm25.fields,
+        filters,
+      });
+    const first = await bm25(terms, analysis.documentFrequency);
+    const settings = this.settings.feedback;
+    if (!(feedback ?? settings.weight > 0) || settings.weight <= 0 || first.ids.length < settings.documents) {
+      return first;
+    }
+    const expansion = await expandQuery(this.sql, {
+      workspaceId,
+      ids: first.ids,
+      scores: first.scores,
+      terms,
+      documents: settings.documents,
+      expansionTerms: settings.terms,
+      weight: settings.weight,
+      chunkCount: first.n,
+    });
+    if (expansion.added.size === 0) return first;
+    const second = await bm25(expansion.terms, new Map([...analysis.documentFrequency, ...expansion.added]));
+    return { ...second, ms: first.ms + second.ms };
   }
 
   /** Rewrites each query word whose lexeme was corrected; the rest of the query is kept as typed. */

@@ -2,14 +2,17 @@
 -- statistics: document frequencies (locked in lexeme order, so concurrent writers cannot
 -- deadlock), the lexicon of newly seen lexemes, and the chunk count and total length. Returns the
 -- lexemes whose df fell to zero; the caller deletes them.
--- The contribution is read from the chunks' tsvectors (the postings' source), not by joining the
--- postings: mid-bulk-load the planner's statistics are stale and it chose to scan every posting.
+-- The contribution is the documents' postings (a chunk's lexemes in any field: body, heading
+-- trail, title), so df always agrees with what BM25 reads; removal runs before the chunks go.
+-- Each chunk's postings are read through its chunk_id index (LATERAL): mid-bulk-load the
+-- planner's statistics are stale, and a plain join once made it scan every posting.
 WITH contribution AS (
-  SELECT t.lexeme, count(*) AS df
-  FROM rag_chunks c, unnest(c.tsv) AS t
+  SELECT p.lexeme, count(*) AS df
+  FROM rag_chunks c
+  CROSS JOIN LATERAL (SELECT t.lexeme FROM rag_chunk_terms t WHERE t.chunk_id = c.id) AS p
   WHERE c.document_id = ANY($2::bigint[])
-  GROUP BY t.lexeme
-  ORDER BY t.lexeme
+  GROUP BY p.lexeme
+  ORDER BY p.lexeme
 ),
 vocabulary AS (
   INSERT INTO rag_vocabulary AS v (workspace_id, lexeme, df)

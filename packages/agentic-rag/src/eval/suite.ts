@@ -1,0 +1,117 @@
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import type { IngestPipeline } from '../ingest/index.js';
+import type { HybridRetriever } from '../retrieve/index.js';
+import { loadBeirDataset } from './beir-dataset.js';
+import { runBeir, type BeirReport, type EvalMode } from './run-beir.js';
+
+/**
+ * The retrieval datasets `pnpm rag:eval` runs by default, each in its own workspace. `dev` is what
+ * tuning may look at; `test` is held out: it is reported, never tuned on. The sample fixture was
+ * tuned on in earlier work, so it counts as dev only.
+ */
+export interface SuiteDataset {
+  name: string;
+  /** Relative to the repository root. */
+  directory: string;
+  splits: ReadonlyArray<'dev' | 'test'>;
+}
+
+export const SUITE_DATASETS: readonly SuiteDataset[] = [
+  { name: 'sample', directory: 'eval/fixtures/beir-sample', splits: ['test'] },
+  { name: 'postgres-docs', directory: 'eval/datasets/postgres-docs', splits: ['dev', 'test'] },
+  { name: 'python-docs', directory: 'eval/datasets/python-docs', splits: ['dev', 'test'] },
+];
+
+/** Single channels: the fusion is measured against the best of them. */
+const SINGLE_CHANNELS: readonly EvalMode[] = ['dense', 'lexical', 'graph'];
+
+export interface SuiteRow {
+  dataset: string;
+  split: string;
+  report: BeirReport;
+  /** The best single channel's nDCG@10, and which one it was. */
+  best: { mode: EvalMode; ndcgAt10: number };
+  /** The hybrid's nDCG@10 minus the best single channel's (negative: the fusion lost). */
+  margin: number;
+}
+
+export interface RunSuiteOptions {
+  root: string;
+  datasets?: readonly SuiteDataset[];
+  /** Only these splits (default: every split a dataset has). */
+  splits?: ReadonlyArray<'dev' | 'test'>;
+  pipeline: IngestPipeline;
+  retriever: HybridRetriever;
+  modes: readonly EvalMode[];
+  onProgress?: (label: string, done: number, total: number) => void;
+  /** A dataset whose directory is missing is skipped and reported here. */
+  onSkip?: (dataset: SuiteDataset, reason: string) => void;
+}
+
+/** Every dataset and split, each channel and the fusion side by side. */
+export async function runSuite(options: RunSuiteOptions): Promise<SuiteRow[]> {
+  const rows: SuiteRow[] = [];
+  for (const dataset of options.datasets ?? SUITE_DATASETS) {
+    const directory = path.resolve(options.root, dataset.directory);
+    try {
+      await access(path.join(directory, 'corpus.jsonl'));
+    } catch {
+      options.onSkip?.(dataset, `${dataset.directory}/corpus.jsonl not found`);
+      continue;
+    }
+    for (const split of dataset.splits.filter((name) => !options.splits || options.splits.includes(name))) {
+      const report = await runBeir({
+        dataset: await loadBeirDataset(directory, split),
+        workspaceId: `eval-${dataset.name}`,
+        pipeline: options.pipeline,
+        retriever: options.retriever,
+        modes: options.modes,
+        onProgress: (mode, done, total) =>
+          options.onProgress?.(`${dataset.name}/${split} ${mode}`, done, total),
+      });
+      rows.push(suiteRow(dataset.name, split, report));
+    }
+  }
+  return rows;
+}
+
+export function suiteRow(dataset: string, split: string, report: BeirReport): SuiteRow {
+  const singles = report.modes.filter((mode) => SINGLE_CHANNELS.includes(mode.mode));
+  const best = singles.reduce(
+    (top, mode) => (mode.ndcgAt10 > top.ndcgAt10 ? { mode: mode.mode, ndcgAt10: mode.ndcgAt10 } : top),
+    { mode: 'lexical' as EvalMode, ndcgAt10: 0 },
+  );
+  const hybrid = report.modes.find((mode) => mode.mode === 'hybrid');
+  return { dataset, split, report, best, margin: hybrid ? hybrid.ndcgAt10 - best.ndcgAt10 : 0 };
+}
+
+/**
+ * Rows where the hybrid scored below its best single channel. Scores are compared at the four
+ * decimals the table prints, so a difference nobody can see is not a loss.
+ */
+export function lostRows(rows: readonly SuiteRow[]): SuiteRow[] {
+  return rows.filter(
+    (row) =>
+      row.report.modes.some((mode) => mode.mode === 'hybrid') && Number(row.margin.toFixed(4)) < 0,
+  );
+}
+
+/** One table: a row per dataset and split, nDCG@10 per mode, and the hybrid's margin. */
+export function renderSuiteTable(rows: readonly SuiteRow[], modes: readonly EvalMode[]): string {
+  const header = ['dataset', 'split', 'queries', ...modes, 'best single', 'margin'];
+  const body = rows.map((row) => [
+    row.dataset,
+    row.split,
+    String(row.report.queries),
+    ...modes.map((mode) => row.report.modes.find((entry) => entry.mode === mode)?.ndcgAt10.toFixed(4) ?? '-'),
+    row.best.mode,
+    `${row.margin >= 0 ? '+' : ''}${row.margin.toFixed(4)}`,
+  ]);
+  const widths = header.map((cell, column) =>
+    Math.max(cell.length, ...body.map((line) => line[column]!.length)),
+  );
+  const line = (cells: readonly string[]) =>
+    cells.map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+  return [line(header), ...body.map(line)].join('\n');
+}

@@ -1,0 +1,77 @@
+import type { SqlExecutor } from '../db/index.js';
+import type { QueryTerm } from './query-analysis.js';
+
+export interface FeedbackOptions {
+  workspaceId: string;
+  /** The first pass's best chunks and their BM25 scores, best first. */
+  ids: readonly number[];
+  scores: readonly number[];
+  /** The query's own terms: they keep (1 − weight) of the expanded query. */
+  terms: readonly QueryTerm[];
+  /** Chunks read as feedback (RM3's fbDocs). */
+  documents: number;
+  /** Expansion terms added (RM3's fbTerms). */
+  expansionTerms: number;
+  /** Share of the expanded query that is expansion (1 − RM3's original-query weight λ). */
+  weight: number;
+  /** Chunks in the workspace: a term in more than half of them is too common to expand with. */
+  chunkCount: number;
+}
+
+export interface Expansion {
+  /** Original and expansion terms with fractional query weights, for a second BM25 pass. */
+  terms: QueryTerm[];
+  /** Expansion lexemes only, with their document frequencies. */
+  added: Map<string, number>;
+}
+
+/**
+ * RM3 pseudo-relevance feedback (Lavrenko & Croft's relevance model, interpolated with the query as
+ * in Anserini): the words that the first pass's best chunks are made of, each chunk counting by
+ * its share of the retrieval scores, are the words a relevant chunk tends to contain; the most
+ * probable ones join the query. Read from the postings, so they are stemmed as the index is.
+ * P(w|R) = Σ_D P(w|D)·P(D|Q), with P(w|D) = tf/|D| and P(D|Q) the normalised first-pass score.
+ */
+export async function expandQuery(sql: SqlExecutor, options: FeedbackOptions): Promise<Expansion> {
+  const ids = options.ids.slice(0, options.documents);
+  const original = new Map(options.terms.map((term) => [term.lexeme, term.count]));
+  if (ids.length === 0 || options.weight <= 0) return { terms: [...options.terms], added: new Map() };
+  const total = options.scores.slice(0, ids.length).reduce((sum, score) => sum + score, 0) || 1;
+  const relevance = new Map(ids.map((id, index) => [id, options.scores[index]! / total]));
+
+  const postings = await sql.query<{ chunk_id: number; lexeme: string; tf: number; length: number; df: number }>(
+    `SELECT p.chunk_id, p.lexeme, p.tf + p.tf_heading AS tf, greatest(p.chunk_length, 1) AS length, v.df
+     FROM rag_chunk_terms p
+     JOIN rag_vocabulary v ON v.workspace_id = p.workspace_id AND v.lexeme = p.lexeme
+     WHERE p.chunk_id = ANY($1::bigint[]) AND p.workspace_id = $2`,
+    [ids, options.workspaceId],
+  );
+  const model = new Map<string, number>();
+  const frequency = new Map<string, number>();
+  for (const row of postings.rows) {
+    frequency.set(row.lexeme, row.df);
+    // Numbers and one- or two-letter lexemes say little about a topic.
+    if (row.lexeme.length < 3 || /^\d+$/.test(row.lexeme)) continue;
+    if (row.df > options.chunkCount / 2) continue;
+    const weight = (row.tf / row.length) * relevance.get(row.chunk_id)!;
+    model.set(row.lexeme, (model.get(row.lexeme) ?? 0) + weight);
+  }
+  const ranked = [...model.entries()]
+    .sort((left, right) => right[1] - left[1] || (left[0] < right[0] ? -1 : 1))
+    .slice(0, options.expansionTerms);
+  const mass = ranked.reduce((sum, [, probability]) => sum + probability, 0) || 1;
+  const queryMass = options.terms.reduce((sum, term) => sum + term.count, 0) || 1;
+
+  const weights = new Map<string, number>();
+  for (const [lexeme, count] of original) weights.set(lexeme, ((1 - options.weight) * count) / queryMass);
+  const added = new Map<string, number>();
+  for (const [lexeme, probability] of ranked) {
+    weights.set(lexeme, (weights.get(lexeme) ?? 0) + (options.weight * probability) / mass);
+    if (!original.has(lexeme)) added.set(lexeme, frequency.get(lexeme)!);
+  }
+  // Scaled so the original query keeps its own total weight: BM25 scores stay on the same scale.
+  return {
+    terms: [...weights.entries()].map(([lexeme, weight]) => ({ lexeme, count: weight * queryMass })),
+    added,
+  };
+}
