@@ -152,7 +152,11 @@ async function main(): Promise<number> {
   }
 }
 
-async function suiteCommand(modes: EvalMode[], splitList: string | undefined, json: boolean): Promise<number> {
+async function suiteCommand(
+  modes: EvalMode[],
+  splitList: string | undefined,
+  json: boolean,
+): Promise<number> {
   const splits = splitList?.split(',');
   if (splits?.some((split) => split !== 'dev' && split !== 'test'))
     throw new RagError(ErrorCode.INVALID_INPUT, '--splits takes dev, test or dev,test');

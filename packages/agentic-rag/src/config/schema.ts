@@ -179,22 +179,24 @@ export const configSchema = z.object({
     .default('auto')
     .describe('one of auto (queue when REDIS_URL is set), inline, queue'),
 
-  HYBRID_VECTOR_WEIGHT: weight(0.5),
-  HYBRID_LEXICAL_WEIGHT: weight(0.35),
-  HYBRID_GRAPH_WEIGHT: weight(0.15),
+  HYBRID_VECTOR_WEIGHT: weight(0.7),
+  HYBRID_LEXICAL_WEIGHT: weight(1),
+  HYBRID_GRAPH_WEIGHT: weight(0.3),
 
   HYBRID_FUSION: z
-    .enum(['weighted', 'rrf'])
-    .default('weighted')
-    .describe('one of weighted (normalised scores, weighted sum), rrf (reciprocal rank fusion)'),
+    .enum(['adaptive', 'weighted', 'rrf'])
+    .default('adaptive')
+    .describe(
+      'one of adaptive (weighted, non-anchor channels scaled by per-query confidence), weighted (normalised scores, weighted sum), rrf (reciprocal rank fusion)',
+    ),
   HYBRID_NORMALIZATION: z.enum(['minmax', 'zscore']).default('minmax').describe('one of minmax, zscore'),
-  BM25_K1: z.coerce.number().min(0).max(10).default(1.2).describe('a number from 0 to 10'),
-  BM25_B: weight(0.75),
+  BM25_K1: z.coerce.number().min(0).max(10).default(0.9).describe('a number from 0 to 10'),
+  BM25_B: weight(0.4),
   BM25_HEADING_WEIGHT: z.coerce.number().min(0).max(10).default(1).describe('a number from 0 to 10'),
-  LEXICAL_FEEDBACK_WEIGHT: weight(0),
+  LEXICAL_FEEDBACK_WEIGHT: weight(0.5),
   LEXICAL_FEEDBACK_DOCUMENTS: int(10, 1, 100),
   LEXICAL_FEEDBACK_TERMS: int(10, 1, 100),
-  BM25_TITLE_WEIGHT: z.coerce.number().min(0).max(10).default(0).describe('a number from 0 to 10'),
+  BM25_TITLE_WEIGHT: z.coerce.number().min(0).max(10).default(2).describe('a number from 0 to 10'),
   HNSW_EF_SEARCH: int(100, 1, 1000),
   RETRIEVAL_CANDIDATES: int(50, 10, 1000),
   TYPO_SIMILARITY_THRESHOLD: weight(0.3),

@@ -43,11 +43,15 @@ export interface RunBeirOptions {
   signal?: AbortSignal;
 }
 
-/** Documents are judged, chunks are retrieved: a document counts at the rank of its best chunk. */
-function rankedDocuments(sourcePaths: readonly string[]): string[] {
+/**
+ * Documents are judged, chunks are retrieved: a document counts at the rank of its best chunk. A
+ * record's document is `<corpus file>#<record id>`, and a record id may itself contain `#`
+ * (`sql-altertable#compatibility`), so the id is everything after the first `#`.
+ */
+export function rankedDocuments(sourcePaths: readonly string[]): string[] {
   const seen = new Set<string>();
   for (const sourcePath of sourcePaths) {
-    const id = sourcePath.slice(sourcePath.lastIndexOf('#') + 1);
+    const id = sourcePath.slice(sourcePath.indexOf('#') + 1);
     seen.add(id);
   }
   return [...seen];

@@ -92,8 +92,7 @@ export function suiteRow(dataset: string, split: string, report: BeirReport): Su
  */
 export function lostRows(rows: readonly SuiteRow[]): SuiteRow[] {
   return rows.filter(
-    (row) =>
-      row.report.modes.some((mode) => mode.mode === 'hybrid') && Number(row.margin.toFixed(4)) < 0,
+    (row) => row.report.modes.some((mode) => mode.mode === 'hybrid') && Number(row.margin.toFixed(4)) < 0,
   );
 }
 
@@ -112,6 +111,8 @@ export function renderSuiteTable(rows: readonly SuiteRow[], modes: readonly Eval
     Math.max(cell.length, ...body.map((line) => line[column]!.length)),
   );
   const line = (cells: readonly string[]) =>
-    cells.map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+    cells
+      .map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join('  ');
   return [line(header), ...body.map(line)].join('\n');
 }

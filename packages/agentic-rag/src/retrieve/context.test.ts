@@ -54,6 +54,7 @@ function result(hits: RetrievalHit[]): RetrievalResult {
       candidates: { vector: 40, lexical: 12, graph: 0 },
       reranker: 'heuristic',
       warnings: ['reranker slow'],
+      fusion: { method: 'adaptive', weights: {} },
       queryEntities: [],
       unknownTerms: [],
     },

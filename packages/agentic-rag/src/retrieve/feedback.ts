@@ -39,7 +39,13 @@ export async function expandQuery(sql: SqlExecutor, options: FeedbackOptions): P
   const total = options.scores.slice(0, ids.length).reduce((sum, score) => sum + score, 0) || 1;
   const relevance = new Map(ids.map((id, index) => [id, options.scores[index]! / total]));
 
-  const postings = await sql.query<{ chunk_id: number; lexeme: string; tf: number; length: number; df: number }>(
+  const postings = await sql.query<{
+    chunk_id: number;
+    lexeme: string;
+    tf: number;
+    length: number;
+    df: number;
+  }>(
     `SELECT p.chunk_id, p.lexeme, p.tf + p.tf_heading AS tf, greatest(p.chunk_length, 1) AS length, v.df
      FROM rag_chunk_terms p
      JOIN rag_vocabulary v ON v.workspace_id = p.workspace_id AND v.lexeme = p.lexeme

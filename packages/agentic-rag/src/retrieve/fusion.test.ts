@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { fuse, type ChannelCandidates, type FusedCandidate, type FusionOptions } from './fusion.js';
+import {
+  channelWeights,
+  fuse,
+  type ChannelCandidates,
+  type FusedCandidate,
+  type FusionOptions,
+} from './fusion.js';
 
 const vector = (ids: number[], scores: number[], weight = 1): ChannelCandidates => ({
   name: 'vector',
@@ -30,6 +36,9 @@ function expectRanking(result: FusedCandidate[], expected: Expected): void {
 const Z3 = Math.sqrt(1.5);
 // z-scores of [4, 3, 1]: mean 8/3, deviations 4/3, 1/3, -5/3, std √(42/27) = √14/3.
 const SQRT14 = Math.sqrt(14);
+
+const ranking = (channels: ChannelCandidates[], options: FusionOptions) => fuse(channels, options).candidates;
+const ADAPTIVE: FusionOptions = { method: 'adaptive', normalization: 'minmax' };
 
 describe('fuse', () => {
   it.each<{ name: string; channels: ChannelCandidates[]; options: FusionOptions; expected: Expected }>([
@@ -188,11 +197,11 @@ describe('fuse', () => {
       ],
     },
   ])('$name', ({ channels, options, expected }) => {
-    expectRanking(fuse(channels, options), expected);
+    expectRanking(ranking(channels, options), expected);
   });
 
   it('checks the hand-computed RRF numbers', () => {
-    const [first, second, third] = fuse(
+    const [first, second, third] = ranking(
       [vector([1, 2, 3], [0.9, 0.2, 0.1]), lexical([3, 1], [100, 1], 0.5)],
       RRF,
     );
@@ -202,7 +211,7 @@ describe('fuse', () => {
   });
 
   it('reports every channel that returned a candidate with its raw score, rank and normalised score', () => {
-    const result = fuse(
+    const result = ranking(
       [vector([1, 2, 3], [9, 7, 5], 0.6), lexical([2, 4, 1], [12, 8, 2], 0.4)],
       WEIGHTED_MINMAX,
     );
@@ -220,14 +229,69 @@ describe('fuse', () => {
   });
 
   it('reports z-scores as the normalised value, and normalised values under RRF too', () => {
-    const [zscore] = fuse([vector([1, 2], [10, 4])], WEIGHTED_ZSCORE);
+    const [zscore] = ranking([vector([1, 2], [10, 4])], WEIGHTED_ZSCORE);
     expect(zscore!.channels).toEqual({ vector: { score: 10, rank: 1, normalized: 1 } });
-    const [rrf] = fuse([vector([1, 2], [10, 4])], RRF);
+    const [rrf] = ranking([vector([1, 2], [10, 4])], RRF);
     expect(rrf!.channels).toEqual({ vector: { score: 10, rank: 1, normalized: 1 } });
   });
 
   it('returns nothing when no channel has candidates', () => {
-    expect(fuse([vector([], []), lexical([], [])], WEIGHTED_MINMAX)).toEqual([]);
-    expect(fuse([], RRF)).toEqual([]);
+    expect(ranking([vector([], []), lexical([], [])], WEIGHTED_MINMAX)).toEqual([]);
+    expect(ranking([], RRF)).toEqual([]);
+  });
+
+  describe('adaptive', () => {
+    // Ten-deep lists so the peak reads the tenth score. Lexical (weight 0.6) is the anchor.
+    const ids = (from: number) => Array.from({ length: 10 }, (_, index) => from + index);
+    const falling = (best: number, step: number) =>
+      Array.from({ length: 10 }, (_, index) => best - index * step);
+
+    it('keeps the anchor at its weight and scales another channel by peak × (½ + agreement)', () => {
+      // vector: best 1.0, tenth 0.55 → peak 0.45; shares 5 of its top 10 with lexical → agreement 0.5.
+      const weights = channelWeights(
+        [
+          vector([...ids(1).slice(0, 5), ...ids(100).slice(0, 5)], falling(1, 0.05), 0.3),
+          lexical(ids(1), falling(9, 0.5), 0.6),
+        ],
+        true,
+      );
+      expect(weights.lexical).toEqual({
+        configured: 0.6,
+        effective: 0.6,
+        confidence: 1,
+        peak: 0.5,
+        agreement: 1,
+      });
+      expect(weights.vector!.peak).toBeCloseTo(0.45, 10);
+      expect(weights.vector!.agreement).toBe(0.5);
+      expect(weights.vector!.confidence).toBeCloseTo(0.45, 10);
+      expect(weights.vector!.effective).toBeCloseTo(0.3 * 0.45, 10);
+    });
+
+    it('lets a flat, disagreeing channel move the anchor ranking less than weighted fusion does', () => {
+      // Vector's flat top ten (peak 0.009) shares nothing with lexical's. Weighted fusion puts
+      // vector's favourite second; adaptive counts vector at 0.55 · 0.009 · ½, so lexical's top nine
+      // (min-max above that) all stay ahead of it.
+      const channels = [vector(ids(100), falling(0.5, 0.0005), 0.55), lexical(ids(1), falling(9, 0.5), 0.6)];
+      expect(ranking(channels, WEIGHTED_MINMAX)[1]!.id).toBe(100);
+      const adaptive = fuse(channels, ADAPTIVE);
+      expect(adaptive.candidates.slice(0, 9).map((candidate) => candidate.id)).toEqual(ids(1).slice(0, 9));
+      expect(adaptive.weights.vector!.confidence).toBeCloseTo(0.009 * 0.5, 4);
+    });
+
+    it('anchors on the heaviest channel that returned anything', () => {
+      const weights = channelWeights([vector(ids(1), falling(1, 0.01), 0.7), lexical([], [], 0.9)], true);
+      expect(weights.vector!.confidence).toBe(1);
+      expect(weights.lexical!.effective).toBe(0);
+    });
+
+    it('reports configured weights unchanged when not adaptive', () => {
+      const { weights } = fuse(
+        [vector(ids(1), falling(1, 0.01), 0.5), lexical(ids(50), falling(9, 0.5), 0.35)],
+        RRF,
+      );
+      expect(weights.vector).toMatchObject({ configured: 0.5, effective: 0.5, confidence: 1 });
+      expect(weights.lexical).toMatchObject({ configured: 0.35, effective: 0.35, confidence: 1 });
+    });
   });
 });

@@ -36,6 +36,7 @@ const searched = (
     candidates: { vector: 1, lexical: 1, graph: 0 },
     reranker: null,
     warnings,
+    fusion: { method: 'adaptive', weights: {} },
     queryEntities: [],
     unknownTerms: [],
   },

@@ -50,7 +50,8 @@ describe.each(testBackends())('lexical fields and feedback on $name', (backend) 
     await write('route-1', null, 'kestrel route falcon hub transfer');
     await write('route-2', null, 'kestrel route falcon hub sorting');
     await write('route-3', null, 'falcon hub night shift schedule');
-    for (let index = 0; index < 6; index++) await write(`filler-${index}`, null, `pallet jack battery ${index} charge cycle`);
+    for (let index = 0; index < 6; index++)
+      await write(`filler-${index}`, null, `pallet jack battery ${index} charge cycle`);
   });
   afterAll(async () => {
     await dropWorkspace(sql, workspace);
@@ -86,7 +87,11 @@ describe.each(testBackends())('lexical fields and feedback on $name', (backend) 
 
   it('with RM3 feedback, finds a document that shares the best hits’ words but not the query’s', async () => {
     const retriever = createRetriever(
-      loadConfig({ LEXICAL_FEEDBACK_WEIGHT: '0.5', LEXICAL_FEEDBACK_DOCUMENTS: '2', LEXICAL_FEEDBACK_TERMS: '5' }),
+      loadConfig({
+        LEXICAL_FEEDBACK_WEIGHT: '0.5',
+        LEXICAL_FEEDBACK_DOCUMENTS: '2',
+        LEXICAL_FEEDBACK_TERMS: '5',
+      }),
       sql,
       embedder,
     );

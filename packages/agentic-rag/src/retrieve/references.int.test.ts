@@ -71,7 +71,7 @@ describe.each(testBackends())('reference expansion over the sample OpenAPI spec 
   });
 
   it('ends on reference cycles (Shipment → ShipmentEvent → Shipment)', async () => {
-    const shipment = await hitFor(`${SPEC}#components/schemas/Shipment`);
+    const shipment = await hitFor(`${SPEC}#components/schemas/Shipment`, 'Shipment schema');
     const { references } = await expandReferences(sql, workspaceId, [shipment], {
       ...settings,
       maxDepth: 10,

@@ -65,6 +65,7 @@ every rate request with CARRIER_SUSPENDED until the account manager reinstates t
 describe.each(testBackends())('HybridRetriever on $name', (backend) => {
   let sql: Sql;
   let retriever: HybridRetriever;
+  let plainBm25: HybridRetriever;
   let root: string;
   const workspace = uniqueWorkspace('retrieve');
   const bm25Workspace = uniqueWorkspace('bm25');
@@ -82,6 +83,12 @@ describe.each(testBackends())('HybridRetriever on $name', (backend) => {
     const summary = await pipeline.ingestSources({ workspaceId: workspace, sources: [corpus] });
     expect(summary.failures).toEqual([]);
     retriever = createRetriever(loadConfig({}), sql, embedder);
+    // The hand-worked BM25 below is Okapi BM25 at the textbook k1 and b, without feedback.
+    plainBm25 = createRetriever(
+      loadConfig({ BM25_K1: '1.2', BM25_B: '0.75', LEXICAL_FEEDBACK_WEIGHT: '0' }),
+      sql,
+      embedder,
+    );
 
     // Three chunks whose BM25 scores are worked out by hand below: no stopwords, no headings,
     // so every word is one lexeme of the chunk's length.
@@ -109,7 +116,7 @@ describe.each(testBackends())('HybridRetriever on $name', (backend) => {
     // idf = ln(1 + (3 - 2 + 0.5) / (2 + 0.5)) = ln(1.6) = 0.470004
     // a: tf 2, |a| = 3: 0.470004 · 2·2.2 / (2 + 1.2·(0.25 + 0.75·3/3)) = 0.470004 · 4.4 / 3.2 = 0.646255
     // b: tf 1, |b| = 2: 0.470004 · 1·2.2 / (1 + 1.2·(0.25 + 0.75·2/3)) = 0.470004 · 2.2 / 1.9 = 0.544215
-    const result = await retriever.retrieve({
+    const result = await plainBm25.retrieve({
       workspaceId: bm25Workspace,
       query: 'parcel',
       channels: ['lexical'],
@@ -121,7 +128,7 @@ describe.each(testBackends())('HybridRetriever on $name', (backend) => {
     ]);
     // Two terms add up; "truck" (tf 3 in the longest chunk) saturates rather than triples:
     // c: 0.470004 · 3·2.2 / (3 + 1.2·(0.25 + 0.75·4/3)) + depot 0.470004 · 2.2 / (1 + 1.2·1.25)
-    const both = await retriever.retrieve({
+    const both = await plainBm25.retrieve({
       workspaceId: bm25Workspace,
       query: 'truck depot',
       channels: ['lexical'],

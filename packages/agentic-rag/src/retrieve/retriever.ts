@@ -13,6 +13,7 @@ import {
   fuse,
   type ChannelName,
   type ChannelScore,
+  type ChannelWeight,
   type FusionMethod,
   type Normalization,
 } from './fusion.js';
@@ -25,6 +26,11 @@ import type { Reranker } from './rerank/reranker.js';
 const HYDRATE = loadSqlFile(new URL('./sql/hydrate.sql', import.meta.url));
 
 export const MAX_QUERY_LENGTH = 2000;
+
+/** Stemmed words that ask for an API operation as such: endpoint(s), API, operation(s), route(s), call(s). */
+const OPERATION_KIND_LEXEMES: ReadonlySet<string> = new Set(['endpoint', 'api', 'oper', 'rout', 'call']);
+/** The same words as the reranker reads them, unstemmed. */
+const OPERATION_KIND_WORDS = /\b(endpoints?|apis?|operations?|routes?|calls?)\b/gi;
 export const MAX_K = 100;
 
 export interface RetrieverSettings {
@@ -119,6 +125,8 @@ export interface RetrievalResult {
     candidates: Record<RetrievalChannel, number>;
     reranker: string | null;
     warnings: string[];
+    /** How the channels were combined for this query, and what each counted for. */
+    fusion: { method: FusionMethod; weights: Partial<Record<ChannelName, ChannelWeight>> };
     /** Entities the question named that the graph knows (the graph channel's own seeds). */
     queryEntities: string[];
     /**
@@ -258,9 +266,15 @@ export class HybridRetriever {
     const correctedQuery =
       analysis.corrections.length > 0 ? await this.applyCorrections(query, analysis.corrections) : null;
     const searchText = correctedQuery ?? query;
+    // Searching API operations only, the words that name the kind of answer ("which endpoint",
+    // "what API call") say nothing about which operation: they would only favour an operation that
+    // happens to say "endpoint" (registering a webhook endpoint) over the one asked about.
+    const kindWords = filters.chunk_type === 'endpoint' ? OPERATION_KIND_LEXEMES : new Set<string>();
     const terms = [
       ...analysis.terms.filter(
-        (term) => !analysis.corrections.some((correction) => correction.from === term.lexeme),
+        (term) =>
+          !kindWords.has(term.lexeme) &&
+          !analysis.corrections.some((correction) => correction.from === term.lexeme),
       ),
       ...analysis.corrections.map((correction) => ({
         lexeme: correction.to,
@@ -297,7 +311,9 @@ export class HybridRetriever {
           })
         : empty,
       channels.has('lexical')
-        ? time('lexical', () => this.lexical(options.workspaceId, terms, analysis, candidates, filters, options.feedback))
+        ? time('lexical', () =>
+            this.lexical(options.workspaceId, terms, analysis, candidates, filters, options.feedback),
+          )
         : empty,
     ]);
 
@@ -316,7 +332,7 @@ export class HybridRetriever {
         )
       : null;
 
-    const fused = fuse(
+    const fusion = fuse(
       [
         { name: 'vector', ids: dense.ids, scores: dense.scores, weight: this.settings.weights.vector },
         { name: 'lexical', ids: lexical.ids, scores: lexical.scores, weight: this.settings.weights.lexical },
@@ -334,7 +350,7 @@ export class HybridRetriever {
       { method: options.fusion ?? this.settings.fusion, normalization: this.settings.normalization },
     );
     const rerankOn = (options.rerank ?? true) && this.reranker !== null;
-    const pool = fused.slice(0, rerankOn ? Math.max(k, this.settings.candidates) : k);
+    const pool = fusion.candidates.slice(0, rerankOn ? Math.max(k, this.settings.candidates) : k);
     const rows = await time('hydrate', () => this.hydrate(pool.map((candidate) => candidate.id)));
     let hits: RetrievalHit[] = pool.flatMap((candidate) => {
       const row = rows.get(candidate.id);
@@ -356,7 +372,7 @@ export class HybridRetriever {
       try {
         const reranked = await time('rerank', () =>
           this.reranker!.rerank({
-            query: searchText,
+            query: kindWords.size > 0 ? searchText.replace(OPERATION_KIND_WORDS, ' ') : searchText,
             candidates: hits.map((hit) => ({
               id: hit.id,
               text: hit.text,
@@ -410,6 +426,7 @@ export class HybridRetriever {
         candidates: { vector: dense.ids.length, lexical: lexical.ids.length, graph: graph?.ids.length ?? 0 },
         reranker: rerankOn ? this.reranker!.name : null,
         warnings,
+        fusion: { method: options.fusion ?? this.settings.fusion, weights: fusion.weights },
         queryEntities: graph?.queryEntities ?? [],
         unknownTerms: analysis.terms
           .map((term) => term.lexeme)
