@@ -11,7 +11,7 @@ import { type Spec, RefSink } from './openapi/refs.js';
 import { renderSchema } from './openapi/schema.js';
 import type { Draft } from './openapi/text-builder.js';
 
-export { singular, type OperationType } from './openapi/operations.js';
+export type { OperationType } from './openapi/operations.js';
 
 /**
  * OpenAPI 3 specifications as documents a question can land on: one per operation, one per
@@ -25,10 +25,11 @@ export { singular, type OperationType } from './openapi/operations.js';
  * A `$ref` that resolves to nothing is not a failure of the file: the document is kept and the
  * ref is listed in its `unresolved_refs`.
  *
- * Resources: an operation's `resource` is its first path segment singularised (`/shipments/{id}/
- * events` → `shipment`); a deeper collection is its `sub_resource` (`event`), and an action's verb
- * segment is its `action` (`/shipments/{id}/cancel` → `cancel`). Version segments (`/v2`, `/api`)
- * are skipped.
+ * Resources: an operation's `resource` is its first path segment as the shared resource name of
+ * graph/naming (`/shipments/{id}/events` → `shipment`, `/rate-cards` → `rate-card`), the name the
+ * offline extractor gives the same path in prose; a deeper collection is its `sub_resource`
+ * (`event`), and an action's verb segment is its `action` (`/shipments/{id}/cancel` → `cancel`).
+ * Version segments (`/v2`, `/api`) are skipped.
  */
 
 export function isOpenApi3(value: unknown): value is Json {

@@ -1,5 +1,5 @@
 import type { Span } from '../../facts.js';
-import { singularize } from '../../resolve.js';
+import { isPluralName, resourceName } from '../../naming/index.js';
 import type { Collector } from './collector.js';
 import type { Region } from './layout.js';
 
@@ -16,7 +16,7 @@ function templatePath(path: string): string | null {
   if (segments.length === 0) return null;
   const templated = segments.map((segment, index) => {
     if (!/^[a-z]{2,8}_[A-Za-z0-9]{4,}$/.test(segment) || !/\d/.test(segment)) return segment;
-    const previous = index > 0 ? singularize(segments[index - 1]!) : '';
+    const previous = index > 0 ? resourceName(segments[index - 1]!) : '';
     return /^[a-z]+$/.test(previous) ? `{${previous}Id}` : '{id}';
   });
   return `/${templated.join('/')}`;
@@ -24,16 +24,16 @@ function templatePath(path: string): string | null {
 
 /**
  * The collection an API path starts with, when it looks like one: a lower-case plural word
- * (after an optional version segment). "/oauth/token" or "/etc/hosts" name no resource. The
- * name is singular, as the OpenAPI loader names resources (`/shipments/...` → `shipment`); the
- * span covers the segment as written.
+ * (after an optional version or `api` segment). "/oauth/token" or "/etc/hosts" name no resource.
+ * The name is the shared resource name the OpenAPI loader gives it too (`/shipments/...` →
+ * `shipment`, `/rate-cards` → `rate-card`); the span covers the segment as written.
  */
 export function resourceOf(path: string, start: number): { name: string; span: Span } | null {
-  const match = /^(\/v\d+)?\/([a-z][a-z_-]*)(?=$|[/?#])/.exec(path);
+  const match = /^(\/(?:api|v\d+(?:\.\d+)*))?\/([a-z][a-z_-]*)(?=$|[/?#])/.exec(path);
   if (!match) return null;
   const segment = match[2]!;
-  const name = singularize(segment);
-  if (name === segment) return null;
+  if (!isPluralName(segment)) return null;
+  const name = resourceName(segment);
   const offset = start + (match[1]?.length ?? 0) + 1;
   return { name, span: { start: offset, end: offset + segment.length } };
 }

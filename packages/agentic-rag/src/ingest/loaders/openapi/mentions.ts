@@ -1,5 +1,6 @@
 import type { Span } from '../../../graph/index.js';
-import { VERSION_SEGMENT, type Operation } from './operations.js';
+import { VERSION_SEGMENT } from '../../../graph/index.js';
+import type { Operation } from './operations.js';
 
 /** Where a name is written in a rendered document: the spans entities point at. */
 export function resourceMentions(body: string, operation: Operation): Span[] {

@@ -1,3 +1,4 @@
+import { VERSION_SEGMENT, isPluralName, resourceName } from '../../../graph/index.js';
 import { type Json, text, isObject, asObject, asArray } from './json.js';
 import { type Spec, RefSink, deref, mediaSchemas } from './refs.js';
 
@@ -15,7 +16,6 @@ const HTTP_METHODS: ReadonlySet<string> = new Set([
   'patch',
   'trace',
 ]);
-export const VERSION_SEGMENT = /^(?:api|v\d+(?:\.\d+)*)$/i;
 const BULK_SEGMENTS: ReadonlySet<string> = new Set(['bulk', 'batch']);
 
 export interface Operation {
@@ -78,7 +78,6 @@ function classify(
   const statics = segments.filter((segment) => !isParam(segment));
   const last = segments.at(-1);
   const previous = segments.at(-2);
-  const plural = (segment: string) => /[^s]s$/i.test(segment);
   const listsHere = isObject(pathItem.get) && returnsCollection(spec, pathItem.get);
 
   let operationType: OperationType;
@@ -87,26 +86,26 @@ function classify(
   else if (method === 'get' || method === 'head') {
     const collection = method === 'get' ? returnsCollection(spec, pathItem.get) : undefined;
     operationType =
-      last === undefined || isParam(last) ? 'read' : (collection ?? plural(last)) ? 'list' : 'read';
+      last === undefined || isParam(last) ? 'read' : (collection ?? isPluralName(last)) ? 'list' : 'read';
   } else if (method === 'post' && last !== undefined && !isParam(last)) {
     const creates =
       previous === undefined ||
       BULK_SEGMENTS.has(last.toLowerCase()) ||
       listsHere === true ||
-      (isParam(previous) && plural(last));
+      (isParam(previous) && isPluralName(last));
     operationType = creates ? 'create' : 'action';
   } else operationType = 'action';
 
   const first = statics[0];
   const lastStatic = statics.at(-1);
-  const resource = first ? singular(first) : 'root';
+  const resource = first ? resourceName(first) : 'root';
   const action = operationType === 'action' && lastStatic && statics.length > 1 ? lastStatic : undefined;
   const subResource =
     operationType !== 'action' &&
     lastStatic &&
     statics.length > 1 &&
     !BULK_SEGMENTS.has(lastStatic.toLowerCase())
-      ? singular(lastStatic)
+      ? resourceName(lastStatic)
       : undefined;
   return { operationType, resource, subResource, action };
 }
@@ -128,15 +127,6 @@ function returnsCollection(spec: Spec, operation: unknown): boolean | undefined 
   return ['data', 'items', 'results', 'records'].some(
     (key) => deref(spec, properties[key], sink)?.type === 'array',
   );
-}
-
-/** `shipments` → `shipment`, `addresses` → `address`, `rate-cards` → `rate-card`, `rateCards` → `rate-card`. */
-export function singular(segment: string): string {
-  const word = segment.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
-  if (/ies$/.test(word) && word.length > 4) return `${word.slice(0, -3)}y`;
-  if (/(?:sses|shes|ches|xes|zzes|uses)$/.test(word)) return word.slice(0, -2);
-  if (/(?:ss|us|is)$/.test(word)) return word;
-  return word.endsWith('s') ? word.slice(0, -1) : word;
 }
 
 export function endpointTitle(operation: Operation): string {
