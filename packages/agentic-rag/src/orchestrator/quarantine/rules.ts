@@ -1,0 +1,261 @@
+/**
+ * The shapes of text written to steer a model rather than to inform a reader. Each rule names one
+ * shape; a rule of weight 1 quarantines a unit on its own, weaker ones only together (a support
+ * runbook may say "tell the customer that…", a page may link to a login URL, an API guide may say
+ * "send your API key"; a unit that does two of these at once to a model is an instruction).
+ * The rules describe grammar and vocabulary aimed at a model, never any one document's sentences.
+ */
+export interface Rule {
+  id: string;
+  /** 1 = enough alone; below 1 = only with other evidence in the same unit or paragraph. */
+  weight: number;
+  /** Why the rule exists, as the warning and the debug listing say it. */
+  reason: string;
+  pattern: RegExp;
+}
+
+/** Names a reader uses for an AI system; "agent" and "model" alone are too common (RL, ML, support). */
+const AI =
+  '(?:ai|a\\.i\\.|artificial intelligence|ai (?:assistant|agent|model|system|tool)s?|assistants?|llms?|large language models?|language models?|chat ?bots?|bots|virtual assistants?|gpts?|chatgpt|copilot|claude|gemini)';
+const URL = String.raw`(?:\bhttps?:\/\/\S+|\bwww\.[a-z0-9-]+\.\S+)`;
+/** Secrets a person could be tricked into typing: payment, passwords, one-time codes. */
+const PERSONAL_SECRET =
+  '(?:card(?:holder)?\\s*(?:number|details|data|info(?:rmation)?)|(?:credit|debit|payment|bank)\\s*cards?|cards?\\b|cvv2?|cvc|security codes?|expiry dates?|pin(?: codes?)?\\b|passwords?|passcodes?|passphrases?|log-?in (?:details|credentials)|credentials|bank (?:account|details)|routing numbers?|iban|social security(?: numbers?)?|ssn|seed phrases?|recovery phrases?|private keys?|one-time (?:codes?|passwords?)|otp|(?:2fa|mfa|verification) codes?|payment (?:details|information|info|methods?)|billing (?:details|information))';
+const API_SECRET = '(?:api[ _-]?keys?|access tokens?|bearer tokens?|secret keys?|client secrets?)';
+
+const rule = (id: string, weight: number, reason: string, source: string, flags = 'i'): Rule => ({
+  id,
+  weight,
+  reason,
+  pattern: new RegExp(source, flags),
+});
+
+export const RULES: readonly Rule[] = [
+  // --- overriding the model's instructions
+  rule(
+    'override-instructions',
+    1,
+    'tells the model to ignore its instructions',
+    String.raw`\b(?:ignore|disregard|forget|override|bypass|abandon|discard)\b[^.\n]{0,40}?\b(?:previous|prior|preceding|above|earlier|all|any|your|system|original|other|these|those)\b[^.\n]{0,25}?\b(?:instructions?|prompts?|rules|guidelines|guidance|directions|directives|context|messages|guardrails|policies|constraints)\b`,
+  ),
+  rule(
+    'override-instructions',
+    1,
+    'tells the model to ignore its instructions',
+    String.raw`\b(?:ignore|disregard|forget)\b\s+(?:everything|anything|all)\s+(?:above|before|else|(?:you|you've|you have) (?:were|been|have been) told)|\bignore (?:the rest of|everything (?:else )?(?:in|on)) (?:this|the) (?:page|document|text|context|sources?)`,
+  ),
+  rule(
+    'new-instructions',
+    1,
+    'announces new instructions for the model',
+    String.raw`\b(?:new|updated|real|actual|true|revised|hidden|secret|override)\s+(?:system\s+)?(?:instructions?|prompts?|directives?|orders)\s*(?::|\bfollow\b|\bare\b)`,
+  ),
+  rule(
+    'role-tag',
+    1,
+    'carries chat-template or role markup',
+    String.raw`<\|?\s*\/?\s*(?:system|assistant|im_start|im_end|instructions?|sys|developer)\s*\|?>|\[\/?INST\]|<<\/?SYS>>|\b(?:begin|start|end)\s+(?:of\s+)?(?:the\s+)?(?:system|developer|hidden)\s+(?:prompt|message|instructions)\b|\bsystem\s*(?:prompt|message|override)\s*:`,
+  ),
+  rule(
+    'role-tag',
+    1,
+    'carries chat-template or role markup',
+    String.raw`^\s*#{1,6}\s*(?:instructions?|system prompt|new instructions|assistant|response)\s*:?\s*$|^\s*(?:system|developer)\s*:\s*(?:you|ignore|from|always|never|as|the (?:assistant|ai|model))\b`,
+    'im',
+  ),
+  rule(
+    'persona',
+    1,
+    'tries to give the model a new role',
+    String.raw`\b(?:you are|you're)\s+now\s+(?:a|an|the|no longer|free|unrestricted|jailbroken|in\s+\w+\s+mode|dan|my)\b|\b(?:act|behave|pretend|roleplay|role-play)\s+(?:as|like|to be)\s+(?:an?\s+)?(?:unrestricted|jailbroken|different|evil|dan|system|admin(?:istrator)?|developer|root)\b`,
+  ),
+  // "You are now ready to ship" is a tutorial; "you are now X" counts only beside other evidence.
+  rule(
+    'persona',
+    0.5,
+    'tries to give the model a new role',
+    String.raw`\byou are now\b|\bfrom now on,?\s+(?:you|answer|respond|reply|always|never|act)\b|\b(?:developer|god|jailbreak|dan)\s+mode\b`,
+  ),
+
+  // --- addressing the model
+  rule(
+    'addresses-ai',
+    1,
+    'addresses the AI reading the document',
+    String.raw`\b(?:note|message|memo|reminder|instructions?|attention|notice|hint|directive|important|p\.?s\.?)\s*(?:to|for)\s+(?:the\s+|any\s+|all\s+|every\s+|an?\s+|our\s+|you,?\s+(?:the\s+)?)?${AI}\b`,
+  ),
+  rule(
+    'addresses-ai',
+    1,
+    'addresses the AI reading the document',
+    String.raw`\b(?:dear|hey|hello|hi|attention)\s*,?\s+${AI}\b`,
+  ),
+  rule(
+    'addresses-ai',
+    1,
+    'addresses the AI reading the document',
+    String.raw`\bif\s+you(?:\s+are|'re|’re)\s+(?:an?\s+)?(?:ai\b|a\.i\.|artificial|llm|large language|language model|assistant|chat ?bot|bot\b|automated|machine|model|gpt)`,
+  ),
+  rule(
+    'addresses-ai',
+    1,
+    'addresses the AI reading the document',
+    String.raw`\b${AI}\s+(?:that\s+|which\s+|who\s+)?(?:are\s+|is\s+)?(?:reading|processing|parsing|summari[sz]ing|indexing|ingesting|answering (?:from|with|using)|retrieving|consuming|given)\s+(?:this|these|the following)\b`,
+  ),
+  rule(
+    'addresses-ai',
+    1,
+    'addresses the AI reading the document',
+    String.raw`^\s*(?:\[|<|\()?\s*(?:ai|assistant|ai assistant|chatbot|llm|model instructions?)\s*(?:\]|>|\))?\s*:`,
+    'im',
+  ),
+  rule(
+    'addresses-ai',
+    0.6,
+    'addresses the AI reading the document',
+    String.raw`\b(?:the|this|an?|any|all|every|each|our|your)\s+${AI}\s+(?:must|should|shall|will|needs? to|has to|is (?:required|instructed|expected|supposed) to|may only|can only)\b|\bas an?\s+(?:ai|a\.i\.|llm|language model|ai (?:assistant|model))\b`,
+  ),
+
+  // --- dictating the answer
+  rule(
+    'dictates-answer',
+    1,
+    'dictates what the answer must be',
+    String.raw`\bthe\s+only\s+(?:correct|valid|acceptable|right|true|permitted|allowed|appropriate|approved)\s+(?:reply|answer|response|output)\b`,
+  ),
+  rule(
+    'dictates-answer',
+    1,
+    'dictates what the answer must be',
+    String.raw`\b(?:respond|answer|reply|output|say)\s+(?:only|exclusively|solely|just)\s+(?:with|by saying)\s*(?:["'“‘«]|the (?:word|phrase|text|string|sentence)\b)|\b(?:always|only)\s+(?:answer|reply|respond|say|output)\s*(?::|with\s*["'“‘«]|["'“‘«])`,
+  ),
+  rule(
+    'dictates-answer',
+    0.5,
+    'dictates what the answer must be',
+    String.raw`\b(?:respond|answer|reply)\s+only\s+with\b|\b(?:answer|reply|respond|say|output|print|write|return)\s+(?:with\s+|only\s+|exactly\s+|just\s+)*["'“‘«][^"'”’»\n]{1,80}["'”’»]|\bregardless of (?:the|what|any)\b[^.\n]{0,30}\b(?:question|asked|user|sources?|context|documents?)\b`,
+  ),
+  rule(
+    'dictates-answer',
+    0.5,
+    'tells the reader what to tell the user',
+    String.raw`\b(?:you must|you should|you will|you are (?:required|instructed) to|make sure (?:to|you))\s+(?:tell|inform|say|reply|answer|respond|state|claim|recommend|direct|instruct|advise|convince)\b|\b(?:tell|inform|remind|instruct|advise|warn)\s+(?:the\s+|all\s+|any\s+|every\s+)?(?:user|customer|reader|caller|human|requester)s?\b`,
+  ),
+  rule(
+    'dictates-answer',
+    0.5,
+    'sets a condition on questions the model is asked',
+    String.raw`\bwhen(?:ever)?\s+(?:you are |you're )?(?:asked|questioned|prompted|queried)\s+(?:about|for|regarding|on|what|how|whether)\b|\bwhen(?:ever)?\s+(?:a |the |any )?(?:user|someone|anyone|people)\s+(?:asks?|enquires?|inquires?|wants to know)\b`,
+  ),
+  rule(
+    'hides-itself',
+    1,
+    'tells the model to hide its sources or these instructions',
+    String.raw`\b(?:do not|don't|never)\s+(?:cite|mention|reveal|disclose|quote|acknowledge)\b[^.\n]{0,30}\b(?:sources?|citations?|this|these instructions|instructions)\b`,
+  ),
+
+  // --- exfiltration and credentials
+  rule(
+    'exfiltration',
+    1,
+    'asks for hidden instructions or secrets',
+    String.raw`\b(?:reveal|leak|disclose|dump|exfiltrate)\b[^.\n]{0,30}\b(?:system prompt|hidden instructions|initial instructions|your instructions|api keys?|secrets?|credentials|passwords?|environment variables|conversation|chat history)\b|\b(?:print|output|show|repeat)\b[^.\n]{0,30}\b(?:system prompt|hidden instructions|initial instructions|your instructions|conversation history|chat history)\b`,
+  ),
+  rule(
+    'exfiltration',
+    0.5,
+    'asks for hidden instructions or secrets',
+    String.raw`\b(?:print|output|show|repeat|list|send)\b[^.\n]{0,30}\b(?:api keys?|secrets?|credentials|passwords?|environment variables)\b`,
+  ),
+  rule(
+    'asks-credentials',
+    1,
+    'asks for credentials or payment details',
+    String.raw`\b(?:re-?enter|re-?type|re-?submit|re-?confirm|re-?verify|re-?validate|re-?authenticate|re-?register)\b[^.\n]{0,40}?\b${PERSONAL_SECRET}`,
+  ),
+  rule(
+    'asks-credentials',
+    1,
+    'asks for credentials to be sent somewhere',
+    String.raw`\b(?:send|email|e-mail|forward|paste|share|reply with|dm|message)\b[^.\n]{0,40}?\b${PERSONAL_SECRET}\b[^.\n]{0,40}?(?:\b(?:to|at|with)\s+[\w.+-]+@[\w-]+\.[\w.]+|${URL}|\bin (?:your|the) (?:reply|answer|response)\b)`,
+  ),
+  // An API guide sends keys to its API's URL all the time; to a mailbox or into an answer, never.
+  rule(
+    'asks-credentials',
+    1,
+    'asks for credentials to be sent somewhere',
+    String.raw`\b(?:send|email|e-mail|forward|paste|share|reply with|dm|message|include|print|output)\b[^.\n]{0,40}?\b${API_SECRET}\b[^.\n]{0,40}?(?:\b(?:to|at|with)\s+[\w.+-]+@[\w-]+\.[\w.]+|\bin (?:your|the|every) (?:reply|answer|response)\b)`,
+  ),
+  // Telling the reader to type a password or card details in at a link is the phishing shape,
+  // whoever the sentence addresses; a help page that needs a link says where to click, not what
+  // to type there.
+  rule(
+    'asks-credentials',
+    1,
+    'asks for credentials or payment details at a link',
+    String.raw`\b(?:verify|confirm|validate|update|provide|enter|submit|share|send|type|supply)\b[^.\n]{0,40}?\b${PERSONAL_SECRET}[^\n]{0,60}?${URL}|${URL}[^\n]{0,40}?\b(?:verify|confirm|validate|update|provide|enter|submit|type|supply)\b[^.\n]{0,40}?\b${PERSONAL_SECRET}`,
+  ),
+  rule(
+    'asks-credentials',
+    0.5,
+    'asks for credentials or payment details',
+    String.raw`\b(?:verify|confirm|validate|update|provide|enter|submit|share|send|email|paste|give|type|supply)\b[^.\n]{0,40}?\b${PERSONAL_SECRET}`,
+  ),
+  rule(
+    'redirects-to-url',
+    0.5,
+    'sends the reader to a URL',
+    String.raw`\b(?:visit|go to|navigate to|head to|click|open|follow|log ?in (?:at|on|via)|sign ?in (?:at|on|via)|proceed to|browse to|redirect(?:ed)? to|be sent to)\b[^.\n]{0,40}?${URL}`,
+  ),
+
+  // --- tool calls
+  rule(
+    'tool-call',
+    1,
+    'contains tool-call syntax',
+    String.raw`["']?(?:tool|tool_name|function|name|action|recipient_name)["']?\s*:\s*["'][\w.-]+["']\s*,\s*["']?(?:arguments|args|input|parameters|params|action_input|tool_input)["']?\s*:`,
+  ),
+  rule(
+    'tool-call',
+    1,
+    'contains tool-call syntax',
+    String.raw`\b(?:function_call|tool_calls?|tool_use|tool_code)\b|<\/?\s*(?:tool_call|function_call|tool_use|function=|invoke\b)|(?<![\w.$])(?:calc|lookup|http_fetch|web_search|send_email|browser\.open|run_shell)\s*\(\s*["'{]`,
+  ),
+  rule(
+    'tool-call',
+    0.6,
+    'asks the model to call a tool',
+    String.raw`\b(?:call|invoke|run|trigger|execute|use)\s+(?:the\s+)?[\`'"]?(?:calc|lookup|http_fetch|web_search|browser)[\`'"]?\s+(?:tool|function)\b|\b(?:call|invoke|trigger|execute)\s+(?:the\s+)?\w+\s+tool\s+with\b`,
+  ),
+
+  // --- other languages: the same shapes, in the languages a sample corpus is likely to mix in
+  rule(
+    'override-instructions',
+    1,
+    'tells the model to ignore its instructions',
+    String.raw`\b(?:ignor[ae]\w*|olvid[ae]\w*|omit[ae]\w*)\s+(?:todas\s+)?(?:las\s+)?(?:instrucciones|indicaciones|reglas)\s+(?:anteriores|previas)|\b(?:ignore[rz]?|oublie[rz]?)\s+(?:toutes\s+)?(?:les\s+)?(?:instructions|consignes|règles)\s+(?:précédentes|precedentes|antérieures|anterieures)|\b(?:ignorier\w*|vergiss\w*|missacht\w*)\s+(?:alle\s+)?(?:vorherigen|bisherigen|obigen|früheren)\s+(?:anweisungen|instruktionen|befehle|regeln)`,
+  ),
+  rule(
+    'addresses-ai',
+    1,
+    'addresses the AI reading the document',
+    String.raw`\b(?:nota|mensaje|aviso)\s+para\s+(?:la\s+|el\s+|los\s+)?(?:ia|inteligencia artificial|asistentes?|modelos? de lenguaje)\b|\b(?:note|message|consigne)\s+(?:à|a|pour)\s+(?:l'|l’|la\s+|le\s+|les\s+)?(?:ia|assistants?|intelligence artificielle|modèles? de langage)\b|\b(?:hinweis|nachricht|notiz|anweisung)\s+(?:an|für)\s+(?:die\s+|den\s+|alle\s+)?(?:ki|assistenten|sprachmodelle?|chatbots?)\b`,
+  ),
+];
+
+/** Rules for letter-spaced text read with its spaces removed ("ignoreallpreviousinstructions"). */
+export const SQUASHED_RULES: readonly Rule[] = [
+  rule(
+    'override-instructions',
+    1,
+    'tells the model to ignore its instructions (letter-spaced)',
+    '(?:ignore|disregard|forget)(?:all|any|the|your)*(?:previous|prior|above|earlier|system)(?:instructions?|prompts?|rules)',
+  ),
+  rule(
+    'addresses-ai',
+    1,
+    'addresses the AI reading the document (letter-spaced)',
+    `(?:noteto|messagefor|messageto|noteforthe|notetothe)(?:the)?(?:ai|assistant|llm|model)`,
+  ),
+  rule('persona', 1, 'tries to give the model a new role (letter-spaced)', 'youarenow|systemprompt'),
+];
