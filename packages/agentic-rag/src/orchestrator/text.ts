@@ -6,6 +6,11 @@ export interface TextUnit {
   text: string;
   /** Order within the chunk. */
   position: number;
+  /**
+   * The paragraph, list item, heading or code block the unit belongs to: the sentences of one
+   * list item share it, so an answer can quote an item whole.
+   */
+  block: number;
 }
 
 /** Words that say what kind of question it is, not what it is about. */
@@ -76,10 +81,11 @@ export function splitSentences(paragraph: string): string[] {
  */
 export function splitUnits(text: string): TextUnit[] {
   const units: TextUnit[] = [];
+  let block = 0;
   const push = (kind: TextUnit['kind'], content: string) => {
     const trimmed = content.replace(/\s+/g, ' ').trim();
     if (trimmed)
-      units.push({ kind, text: kind === 'code' ? content.trim() : trimmed, position: units.length });
+      units.push({ kind, text: kind === 'code' ? content.trim() : trimmed, position: units.length, block });
   };
   const lines = text.split('\n');
   let paragraph: string[] = [];
@@ -88,6 +94,7 @@ export function splitUnits(text: string): TextUnit[] {
   const flush = () => {
     for (const sentence of splitSentences(paragraph.join(' ').replace(/\s+/g, ' ')))
       push(paragraphKind, sentence);
+    if (paragraph.length > 0) block++;
     paragraph = [];
     paragraphKind = 'sentence';
   };
@@ -102,6 +109,7 @@ export function splitUnits(text: string): TextUnit[] {
         if (lines[index]!.trim().startsWith('```')) break;
       }
       push('code', body.join('\n'));
+      block++;
     } else if (trimmed.startsWith('$$')) {
       flush();
       // `$$ x $$ (3.2)` closes on its own line; otherwise skip to the line that closes it.
@@ -113,6 +121,7 @@ export function splitUnits(text: string): TextUnit[] {
     } else if (/^#{1,6}\s/.test(trimmed)) {
       flush();
       push('heading', trimmed.replace(/^#+\s*/, ''));
+      block++;
     } else if (/^([-*+]|\d+[.)])\s+/.test(trimmed)) {
       flush();
       // An item of several sentences is quoted sentence by sentence, as a paragraph is.
