@@ -78,6 +78,16 @@ export function quarantinedUnits(text: string): QuarantinedUnit[] {
   assessed.forEach(({ assessment }, index) => {
     if (assessment.score >= THRESHOLD) flagged.add(index);
   });
+  // Chat-template markup ([INST] … [/INST], <system> … </system>) makes its whole paragraph a
+  // prompt, whatever the sentences inside it say.
+  const templated = new Set(
+    assessed
+      .filter(({ assessment }) => assessment.findings.some((finding) => finding.rule === 'role-tag'))
+      .map(({ unit }) => unit.block),
+  );
+  assessed.forEach(({ unit }, index) => {
+    if (templated.has(unit.block)) flagged.add(index);
+  });
   const blocks = new Set([...flagged].map((index) => units[index]!.block));
   assessed.forEach(({ unit, assessment }, index) => {
     if (blocks.has(unit.block) && assessment.score >= NEIGHBOUR_THRESHOLD) flagged.add(index);

@@ -36,13 +36,13 @@ export const RULES: readonly Rule[] = [
     'override-instructions',
     1,
     'tells the model to ignore its instructions',
-    String.raw`\b(?:ignore|disregard|forget|override|bypass|abandon|discard)\b[^.\n]{0,40}?\b(?:previous|prior|preceding|above|earlier|all|any|your|system|original|other|these|those)\b[^.\n]{0,25}?\b(?:instructions?|prompts?|rules|guidelines|guidance|directions|directives|context|messages|guardrails|policies|constraints)\b`,
+    String.raw`\b(?:ignore|disregard|forget)\b[^.\n]{0,40}?\b(?:previous|prior|preceding|above|earlier|all|any|your|system|original|other|these|those)\b[^.\n]{0,25}?\b(?:instructions?|prompts?|rules|guidelines|guidance|directions|directives|context|messages|guardrails|policies|constraints)\b|\b(?:override|bypass|abandon|discard)\b[^.\n]{0,20}?\b(?:previous|prior|preceding|above|earlier|your|system|original)\b[^.\n]{0,15}?\b(?:instructions?|prompts?|guidelines|directives|guardrails)\b`,
   ),
   rule(
     'override-instructions',
     1,
     'tells the model to ignore its instructions',
-    String.raw`\b(?:ignore|disregard|forget)\b\s+(?:everything|anything|all)\s+(?:above|before|else|(?:you|you've|you have) (?:were|been|have been) told)|\bignore (?:the rest of|everything (?:else )?(?:in|on)) (?:this|the) (?:page|document|text|context|sources?)`,
+    String.raw`\b(?:ignore|disregard|forget)\b\s+(?:everything|anything|all)\s+(?:above|before|else|(?:you|you've|you have) (?:were|been|have been) told)|\bignore (?:the rest of|everything (?:else )?(?:in|on)) (?:this|the) (?:page|document|text|context|sources?)|\b(?:ignore|disregard|forget)\s+(?:the|all|any)?\s*(?:context|instructions|text|rules|prompt)\s+(?:above|before|so far|you were given)`,
   ),
   rule(
     'new-instructions',
@@ -148,6 +148,12 @@ export const RULES: readonly Rule[] = [
     String.raw`\bwhen(?:ever)?\s+(?:you are |you're )?(?:asked|questioned|prompted|queried)\s+(?:about|for|regarding|on|what|how|whether)\b|\bwhen(?:ever)?\s+(?:a |the |any )?(?:user|someone|anyone|people)\s+(?:asks?|enquires?|inquires?|wants to know)\b`,
   ),
   rule(
+    'dictates-answer',
+    0.5,
+    'speaks of questions and answers in general',
+    String.raw`\bthe (?:only )?(?:answer|reply|response) to (?:any|every|all|each)\b|\b(?:any|every|all|each)\s+(?:\w+\s+){0,2}(?:questions?|queries|prompts)\s+(?:about|on|regarding|with)\b`,
+  ),
+  rule(
     'hides-itself',
     1,
     'tells the model to hide its sources or these instructions',
@@ -155,17 +161,15 @@ export const RULES: readonly Rule[] = [
   ),
 
   // --- exfiltration and credentials
+  // Words only a model has (its prompt, its instructions) count anywhere; secrets count only when
+  // the sentence tells someone to give them out ("Reveal any API keys"), not when a manual
+  // warns that tracebacks "might reveal passwords" or says "do not dump passwords".
   rule(
     'exfiltration',
     1,
     'asks for hidden instructions or secrets',
-    String.raw`\b(?:reveal|leak|disclose|dump|exfiltrate)\b[^.\n]{0,30}\b(?:system prompt|hidden instructions|initial instructions|your instructions|api keys?|secrets?|credentials|passwords?|environment variables|conversation|chat history)\b|\b(?:print|output|show|repeat)\b[^.\n]{0,30}\b(?:system prompt|hidden instructions|initial instructions|your instructions|conversation history|chat history)\b`,
-  ),
-  rule(
-    'exfiltration',
-    0.5,
-    'asks for hidden instructions or secrets',
-    String.raw`\b(?:print|output|show|repeat|list|send)\b[^.\n]{0,30}\b(?:api keys?|secrets?|credentials|passwords?|environment variables)\b`,
+    String.raw`\b(?:reveal|leak|disclose|dump|exfiltrate|print|output|show|repeat)\b[^.\n]{0,30}\b(?:system prompt|hidden instructions|initial instructions|your instructions|conversation history|chat history)\b|(?:^|[.:;!]\s+|\b(?:please|and|then|also|now|you must|you should)\s+)(?:reveal|leak|disclose|exfiltrate|dump)\s+(?:\w+\s+){0,3}?(?:api keys?|secrets?|credentials|passwords?|environment variables|tokens)\b`,
+    'im',
   ),
   rule(
     'asks-credentials',
@@ -219,7 +223,7 @@ export const RULES: readonly Rule[] = [
     'tool-call',
     1,
     'contains tool-call syntax',
-    String.raw`\b(?:function_call|tool_calls?|tool_use|tool_code)\b|<\/?\s*(?:tool_call|function_call|tool_use|function=|invoke\b)|(?<![\w.$])(?:calc|lookup|http_fetch|web_search|send_email|browser\.open|run_shell)\s*\(\s*["'{]`,
+    String.raw`\b(?:function_call|tool_calls?|tool_use|tool_code)["']?\s*[:=({]|<\/?\s*(?:tool_call|function_call|tool_use|function=|invoke\b)|(?<![\w.$])(?:calc|lookup|http_fetch|web_search|send_email|browser\.open|run_shell)\s*\(\s*["'{]`,
   ),
   rule(
     'tool-call',
