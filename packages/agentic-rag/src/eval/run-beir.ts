@@ -43,11 +43,15 @@ export interface RunBeirOptions {
   signal?: AbortSignal;
 }
 
-/** Documents are judged, chunks are retrieved: a document counts at the rank of its best chunk. */
+/**
+ * Documents are judged, chunks are retrieved: a document counts at the rank of its best chunk.
+ * A record's source path is `<corpus file>#<_id>`; the id starts after the first `#`, because ids
+ * may contain `#` themselves (`sql-createtable#sql-createtable-compatibility`).
+ */
 function rankedDocuments(sourcePaths: readonly string[]): string[] {
   const seen = new Set<string>();
   for (const sourcePath of sourcePaths) {
-    const id = sourcePath.slice(sourcePath.lastIndexOf('#') + 1);
+    const id = sourcePath.slice(sourcePath.indexOf('#') + 1);
     seen.add(id);
   }
   return [...seen];
