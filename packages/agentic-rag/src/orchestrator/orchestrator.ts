@@ -18,7 +18,7 @@ import {
 import { assertWorkspaceId } from '../store/index.js';
 import { answersTotal, cacheLookups, silentLogger, stageDuration, type Logger } from '../telemetry/index.js';
 import type { LookupResult, ToolRouter } from '../tools/index.js';
-import { quarantineSources, quarantineWarning, type QuarantineRecord } from './quarantine/index.js';
+import { quarantineSources, quarantineWarnings, type QuarantineRecord } from './quarantine/index.js';
 import { contextSources, toCitations, type Source } from './sources.js';
 import { evidence, unknownNames } from './stages/evidence.js';
 import { requestExamples } from './stages/examples.js';
@@ -176,8 +176,7 @@ export class RagOrchestrator {
               }),
             );
         }
-        const quarantined = quarantineWarning(run.quarantined);
-        if (quarantined) run.warnings.push(quarantined);
+        run.warnings.push(...quarantineWarnings(run.quarantined));
         check.warnings.unshift(...run.warnings);
         const answer: RagAnswer = {
           answer: run.synthesis!.answer,

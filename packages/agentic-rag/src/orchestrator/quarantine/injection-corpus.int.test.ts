@@ -116,8 +116,8 @@ describe('planted instructions on the model path', () => {
     expect(prompt).not.toMatch(/PWNED|re-enter|refund-check|Ignore previous/);
     expect(answer.debug!.synthesis).toBe('llm');
     expect(answer.debug!.quarantined.map((unit) => unit.kind)).toEqual(['sentence', 'comment']);
-    expect(answer.selfCheck.warnings.some((warning) => warning.startsWith('quarantined 2 passages'))).toBe(
-      true,
+    expect(answer.selfCheck.warnings).toContain(
+      'policies/refunds.md contains instructions aimed at the model (tells the model to ignore its instructions; addresses the AI reading the document); 2 passages quarantined, not used to answer',
     );
   });
 });

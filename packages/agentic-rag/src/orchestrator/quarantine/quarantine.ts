@@ -81,11 +81,18 @@ function record(source: Source, unit: QuarantinedUnit, kind: string): Quarantine
   };
 }
 
-/** The one warning a response carries when anything was quarantined. */
-export function quarantineWarning(quarantined: readonly QuarantineRecord[]): string | null {
-  if (quarantined.length === 0) return null;
-  const sources = [...new Set(quarantined.map((entry) => entry.sourceId))];
-  const reasons = [...new Set(quarantined.map((entry) => entry.reason))].slice(0, 3);
-  const count = quarantined.length === 1 ? '1 passage' : `${quarantined.length} passages`;
-  return `quarantined ${count} aimed at the model rather than the reader in ${sources.join(', ')} (${reasons.join('; ')}); not used to answer`;
+/**
+ * The warnings a response carries: one per source with quarantined passages, worded as the
+ * self-check has always worded an injection ("<source> contains instructions aimed at the model"),
+ * so clients that look for it keep finding it.
+ */
+export function quarantineWarnings(quarantined: readonly QuarantineRecord[]): string[] {
+  const bySource = new Map<string, QuarantineRecord[]>();
+  for (const entry of quarantined)
+    bySource.set(entry.sourceId, [...(bySource.get(entry.sourceId) ?? []), entry]);
+  return [...bySource].map(([sourceId, entries]) => {
+    const reasons = [...new Set(entries.map((entry) => entry.reason))].slice(0, 3).join('; ');
+    const count = entries.length === 1 ? '1 passage' : `${entries.length} passages`;
+    return `${sourceId} contains instructions aimed at the model (${reasons}); ${count} quarantined, not used to answer`;
+  });
 }
