@@ -330,18 +330,31 @@ describe('extractiveAnswer', () => {
         score: 1,
         origin: 'tool',
       });
-      const synthesis = extractiveAnswer(
-        'What is Algorithm 7.8 value iteration times 15 * 27?',
-        [valueIteration, lookup, calc],
-        { intent: 'entity', entity: { type: 'Algorithm', number: '7.8' } },
-      );
-      expect(synthesis.answer).toBe(
+      const query = 'What is Algorithm 7.8 value iteration times 15 * 27?';
+      const withoutDefinition = source({
+        ...valueIteration,
+        text: 'Value iteration repeats Bellman backups.',
+      });
+      expect(
+        extractiveAnswer(query, [withoutDefinition, lookup, calc], {
+          intent: 'entity',
+          entity: { type: 'Algorithm', number: '7.8' },
+        }).answer,
+      ).toBe(
         'Algorithm 7.8 (Value iteration) is defined in textbook/ch07-exact-solution-methods.md [1]. 15 * 27 = 405 [2]. ' +
-          '**Algorithm 7.8.** Value iteration for an MDP with discrete state and action spaces [3]. ' +
-          `Algorithm 7.8 [3].\n\n${listing}`,
+          'Value iteration repeats Bellman backups [3].',
+      );
+      // With the definition itself retrieved, the lookup's pointer to it is not quoted: the
+      // definition is the evidence.
+      const synthesis = extractiveAnswer(query, [valueIteration, lookup, calc], {
+        intent: 'entity',
+        entity: { type: 'Algorithm', number: '7.8' },
+      });
+      expect(synthesis.answer).toBe(
+        '15 * 27 = 405 [1]. **Algorithm 7.8.** Value iteration for an MDP with discrete state and action spaces [2]. ' +
+          `Algorithm 7.8 [2].\n\n${listing}`,
       );
       expect(synthesis.cited.map(({ source }) => source.chunkId)).toEqual([
-        'tool:lookup#2',
         'tool:calc#1',
         'textbook/ch07-exact-solution-methods.md#0',
       ]);

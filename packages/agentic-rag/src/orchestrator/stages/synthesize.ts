@@ -43,10 +43,14 @@ const NEAR_DUPLICATE = 0.6;
 const MIN_COVERAGE = 0.34;
 /** A further unit must add this share of the focus not yet covered. */
 const MIN_GAIN = 0.12;
+/** A unit from a chunk not yet quoted must add more: a new citation has to earn its place. */
+const NEW_SOURCE_GAIN = 0.2;
 /** Staying with a source already quoted: one coherent passage over a collage. */
 const SAME_SOURCE = 0.12;
 const NUMBER_FIT = 0.12;
 const HALF = 0.5;
+const LOOKUP_TOOL = 'tool:lookup';
+const CATALOGUE_CODES = 4;
 /** The first unit covers at least this share of what the best-covering unit covers. */
 const NEAR_BEST = 0.6;
 
@@ -98,8 +102,14 @@ export function extractiveAnswer(
   ];
 
   // A tool's output is data too (a fetched page may carry an injection): quoted only when clean.
+  // A lookup only says where a numbered entity is defined; when that definition is among the
+  // sources, the definition is the evidence to quote and cite, not the pointer to it.
+  const defined = options.entity ? definition(sources, options.entity) : null;
   const tools = sources.filter(
-    (source) => source.origin === 'tool' && findInjections(source.text).length === 0,
+    (source) =>
+      source.origin === 'tool' &&
+      findInjections(source.text).length === 0 &&
+      !(defined && source.sourceId === LOOKUP_TOOL),
   );
   const candidates: Candidate[] = [];
   const frequency = new Map<string, number>();
@@ -136,7 +146,10 @@ export function extractiveAnswer(
       });
     }
   }
-  const weight = (stem: string) => Math.log(1 + unitCount / (1 + (frequency.get(stem) ?? 0)));
+  // A bare number in the question ("300 store locations", "our 90 kg shipment") is mostly a given
+  // of the case, not what the answer must repeat: it weighs half.
+  const weight = (stem: string) =>
+    Math.log(1 + unitCount / (1 + (frequency.get(stem) ?? 0))) * (/^\d+$/.test(stem) ? 0.5 : 1);
   const total = focus.reduce((sum, stem) => sum + weight(stem), 0) || 1;
   const share = (stems: ReadonlySet<string>, except: ReadonlySet<string>) =>
     focus
@@ -232,7 +245,11 @@ function baseScore(
   if (asks.has('reason') && givesReason(text)) fit += 0.08;
   if (operations && (OPERATION_REFERENCE.test(text) || inOperation)) fit += 0.15;
   const reference = source.origin === 'reference' ? -0.1 : 0;
-  return 0.2 / (1 + source.rank) + exact + fit + reference;
+  // A catalogue line that names many codes at once ("`400`: malformed (`A`, `B`, `C`)") says a
+  // code exists, not what it means: a statement about it is the better answer, unless a list is
+  // asked for.
+  const catalogue = !asks.has('list') && (text.match(/`[^`]+`/g)?.length ?? 0) >= CATALOGUE_CODES ? -0.1 : 0;
+  return 0.2 / (1 + source.rank) + exact + fit + reference + catalogue;
 }
 
 /** "An idempotency key is …", "**Cursor** — a token that …": the unit opens by defining the focus. */
@@ -317,7 +334,7 @@ function threshold(
   if (figure && sameChunk.length > 0) return 0;
   if (sameChunk.some((pick) => pick.unit.block === candidate.unit.block)) return Number.MIN_VALUE;
   if (sameChunk.length > 0) return MIN_GAIN / 2;
-  return coverage >= MIN_COVERAGE ? MIN_GAIN : Number.POSITIVE_INFINITY;
+  return coverage >= MIN_COVERAGE ? NEW_SOURCE_GAIN : Number.POSITIVE_INFINITY;
 }
 
 /**
@@ -445,6 +462,12 @@ function requestExample(
     if (code) return { source, code: code.text };
   }
   return null;
+}
+
+/** The retrieved passage that defines a numbered entity (`**Algorithm 3.2.**`), if any. */
+function definition(sources: readonly Source[], entity: { type: string; number: string }): Source | null {
+  const marker = `**${entity.type} ${entity.number}.**`;
+  return sources.find((source) => source.origin !== 'tool' && source.text.includes(marker)) ?? null;
 }
 
 /** The code listing that follows a numbered entity's bold definition (`**Algorithm 3.2.**`). */
