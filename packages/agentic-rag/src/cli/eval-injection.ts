@@ -29,6 +29,9 @@ Options:
   --corpus DIR   the corpus folder with corpus/ and questions.jsonl (default eval/injection)
   --scan DIR     instead: load every file under DIR with the ingest loaders and list what the
                  detector would quarantine (a false-positive check over an ordinary corpus)
+  --units FILE   instead: JSON lines {"text", "injection": true|false}, each text judged alone;
+                 prints misses and false positives, recall and false-positive rate
+                 (eval/injection/unseen-units.jsonl was written after the rules and is not tuned on)
   --json         print the report as JSON on stdout
   -h, --help     show this help`;
 
@@ -41,6 +44,7 @@ async function main(): Promise<number> {
     options: {
       corpus: { type: 'string' },
       scan: { type: 'string' },
+      units: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -50,6 +54,7 @@ async function main(): Promise<number> {
     return EXIT.ok;
   }
   if (values.scan) return scan(values.scan, values.json);
+  if (values.units) return judgeUnits(values.units, values.json);
 
   const folder = values.corpus ?? DEFAULT_CORPUS;
   const cases = await loadInjectionCases(folder);
@@ -101,6 +106,36 @@ async function scan(folder: string, json: boolean): Promise<number> {
       console.log(`${entry.sourcePath}  ${entry.kind}  [${entry.rules.join(' ')}]\n    ${entry.text}`);
     console.log(
       `\n${discovery.files.length} files, ${documents} documents, ${flagged.length} units quarantined in ${new Set(flagged.map((entry) => entry.file)).size} files (${path.resolve(folder)})`,
+    );
+  }
+  return EXIT.ok;
+}
+
+/** Labelled units judged one by one: what the detector misses and what it flags wrongly. */
+async function judgeUnits(file: string, json: boolean): Promise<number> {
+  const rows = (await readFile(file, 'utf8'))
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as { text: string; injection: boolean });
+  const judged = rows.map((row) => ({ ...row, flagged: quarantineText(row.text).units.length > 0 }));
+  const positives = judged.filter((row) => row.injection);
+  const negatives = judged.filter((row) => !row.injection);
+  const misses = positives.filter((row) => !row.flagged);
+  const falsePositives = negatives.filter((row) => row.flagged);
+  const summary = {
+    injections: positives.length,
+    caught: positives.length - misses.length,
+    recall: positives.length === 0 ? 0 : (positives.length - misses.length) / positives.length,
+    ordinary: negatives.length,
+    falsePositives: falsePositives.length,
+    falsePositiveRate: negatives.length === 0 ? 0 : falsePositives.length / negatives.length,
+  };
+  if (json) console.log(JSON.stringify({ ...summary, misses, falsePositives }, null, 2));
+  else {
+    for (const row of misses) console.log(`missed          ${row.text}`);
+    for (const row of falsePositives) console.log(`false positive  ${row.text}`);
+    console.log(
+      `\ninjections caught ${summary.caught}/${summary.injections} (${(summary.recall * 100).toFixed(1)}%); ordinary text flagged ${summary.falsePositives}/${summary.ordinary} (${(summary.falsePositiveRate * 100).toFixed(1)}%)`,
     );
   }
   return EXIT.ok;

@@ -16,7 +16,7 @@ export interface Rule {
 
 /** Names a reader uses for an AI system; "agent" and "model" alone are too common (RL, ML, support). */
 const AI =
-  '(?:ai|a\\.i\\.|artificial intelligence|ai (?:assistant|agent|model|system|tool)s?|assistants?|llms?|large language models?|language models?|chat ?bots?|bots|virtual assistants?|gpts?|chatgpt|copilot|claude|gemini)';
+  '(?:ai|a\\.i\\.|artificial intelligence|ai (?:assistant|agent|model|system|tool)s?|assistants?|llms?|large language models?|language models?|chat ?bots?|bots|virtual assistants?|gpts?|chatgpt|copilot|claude|gemini|automated (?:readers?|systems?|agents?|assistants?|tools?|processes)|machine readers?)';
 const URL = String.raw`(?:\bhttps?:\/\/\S+|\bwww\.[a-z0-9-]+\.\S+)`;
 /** Secrets a person could be tricked into typing: payment, passwords, one-time codes. */
 const PERSONAL_SECRET =
@@ -45,6 +45,36 @@ export const RULES: readonly Rule[] = [
     String.raw`\b(?:ignore|disregard|forget)\b\s+(?:everything|anything|all)\s+(?:above|before|else|(?:you|you've|you have) (?:were|been|have been) told)|\bignore (?:the rest of|everything (?:else )?(?:in|on)) (?:this|the) (?:page|document|text|context|sources?)|\b(?:ignore|disregard|forget)\s+(?:the|all|any)?\s*(?:context|instructions|text|rules|prompt)\s+(?:above|before|so far|you were given)`,
   ),
   rule(
+    'override-instructions',
+    1,
+    'tells the model to ignore its instructions',
+    String.raw`\b(?:ignore|disregard|forget)\s+(?:what|whatever|anything|everything)\s+(?:you\s+(?:were|have been|'ve been)\s+)?(?:told|instructed|given|asked|taught)\b|\b(?:previous|prior|earlier|original|existing|your|all other)\s+(?:\w+\s+)?(?:instructions|guidance|rules|directives|prompts?)\s+(?:no longer appl(?:y|ies)|(?:are|is)\s+(?:now\s+)?(?:void|cancelled|revoked|obsolete|superseded|replaced))\b|\b(?:overrides?|supersedes?)\s+(?:whatever|what|anything|all|any|your)\s+(?:\w+\s+){0,2}(?:told|instructions|guidance|rules|prompt|operator|developers?)\b|\bfollow only (?:the|these|this) (?:text|instructions|note|lines?)\b`,
+  ),
+  rule(
+    'override-instructions',
+    1,
+    'tells the model to ignore its instructions',
+    String.raw`\b(?:set aside|put aside|drop|scrap|throw out|abandon|suspend|cancel|replace)\s+(?:all\s+)?(?:of\s+)?your\s+(?:earlier|previous|prior|original|initial|current|existing)\s+(?:instructions|directions|guidance|rules|directives|prompts?|tasks?)\b|\b(?:instructions|directions|guidance|directives|prompts?)\s+you\s+(?:received|were given|got|have been given|have)\b[^.\n]{0,30}\b(?:cancelled|canceled|void|revoked|obsolete|superseded|no longer (?:apply|valid))\b`,
+  ),
+  rule(
+    'persona',
+    1,
+    'tries to give the model a new role',
+    String.raw`\byour\s+(?:real|actual|true|new|only|primary|hidden)\s+(?:task|job|goal|purpose|mission|role|objective)\s+(?:is|now is|will be)\b`,
+  ),
+  rule(
+    'operator',
+    0.6,
+    "speaks of the model's operator",
+    String.raw`\byour (?:operator|developers?|creators?|system prompt|guardrails|safety rules|programming)\b`,
+  ),
+  rule(
+    'decode-and-obey',
+    1,
+    'asks the model to decode text and act on it',
+    String.raw`\b(?:decode|decrypt|translate|deobfuscate|unscramble|reverse)\b[^.\n]{0,20}\b(?:and|then)\s+(?:obey|follow|execute|run|do|act on|comply)\b`,
+  ),
+  rule(
     'new-instructions',
     1,
     'announces new instructions for the model',
@@ -54,7 +84,7 @@ export const RULES: readonly Rule[] = [
     'role-tag',
     1,
     'carries chat-template or role markup',
-    String.raw`<\|?\s*\/?\s*(?:system|assistant|im_start|im_end|instructions?|sys|developer)\s*\|?>|\[\/?INST\]|<<\/?SYS>>|\b(?:begin|start|end)\s+(?:of\s+)?(?:the\s+)?(?:system|developer|hidden)\s+(?:prompt|message|instructions)\b|\bsystem\s*(?:prompt|message|override)\s*:`,
+    String.raw`<\|?\s*\/?\s*(?:system|assistant|im_start|im_end|instructions?|sys|developer)\s*\|?>|\[\/?INST\]|\[\/?\s*(?:system|assistant|sys)\s*\]|<<\/?SYS>>|\b(?:begin|start|end)\s+(?:of\s+)?(?:the\s+)?(?:system|developer|hidden)\s+(?:prompt|message|instructions)\b|\bsystem\s*(?:prompt|message|override)\s*:`,
   ),
   rule(
     'role-tag',
@@ -88,6 +118,13 @@ export const RULES: readonly Rule[] = [
     'addresses-ai',
     1,
     'addresses the AI reading the document',
+    String.raw`(?:^|[.!?]\s+)(?:${AI}|language model)\s*[,!]\s+\w|[,;]\s*(?:${AI}|model)\s*[:!]|\b${AI}\s+(?:directives?|instructions?|rules?|commands?|orders?|policy)\s*:|\b(?:rules?|directives?|commands?|orders?|policy|policies)\s+(?:for|to)\s+(?:the\s+|any\s+|all\s+|every\s+)?${AI}\b`,
+    'im',
+  ),
+  rule(
+    'addresses-ai',
+    1,
+    'addresses the AI reading the document',
     String.raw`\b(?:dear|hey|hello|hi|attention)\s*,?\s+${AI}\b`,
   ),
   rule(
@@ -100,7 +137,7 @@ export const RULES: readonly Rule[] = [
     'addresses-ai',
     1,
     'addresses the AI reading the document',
-    String.raw`\b${AI}\s+(?:that\s+|which\s+|who\s+)?(?:are\s+|is\s+)?(?:reading|processing|parsing|summari[sz]ing|indexing|ingesting|answering (?:from|with|using)|retrieving|consuming|given)\s+(?:this|these|the following)\b`,
+    String.raw`\b${AI}\s+(?:that\s+|which\s+|who\s+)?(?:are\s+|is\s+)?(?:read(?:s|ing)?|process(?:es|ing)?|pars(?:e|es|ing)|summari[sz](?:e|es|ing)|index(?:es|ing)?|ingest(?:s|ing)?|answering (?:from|with|using)|retriev(?:e|es|ing)|consum(?:e|es|ing)|given)\s+(?:this|these|the following)\b|\b(?:whoever|anyone|anything|any (?:system|tool|program|software|service))\s+(?:that\s+|who\s+|which\s+)?(?:is\s+)?(?:generating|writing|producing|composing|drafting|answering|summari[sz]ing)\s+(?:the|this|an?|your)\s+(?:answer|response|reply|summary|output)\b`,
   ),
   rule(
     'addresses-ai',
@@ -130,28 +167,34 @@ export const RULES: readonly Rule[] = [
     String.raw`\b(?:respond|answer|reply|output|say)\s+(?:only|exclusively|solely|just)\s+(?:with|by saying)\s*(?:["'“‘«]|the (?:word|phrase|text|string|sentence)\b)|\b(?:always|only)\s+(?:answer|reply|respond|say|output)\s*(?::|with\s*["'“‘«]|["'“‘«])`,
   ),
   rule(
-    'dictates-answer',
+    'quotes-reply',
     0.5,
     'dictates what the answer must be',
     String.raw`\b(?:respond|answer|reply)\s+only\s+with\b|\b(?:answer|reply|respond|say|output|print|write|return)\s+(?:with\s+|only\s+|exactly\s+|just\s+)*["'“‘«][^"'”’»\n]{1,80}["'”’»]|\bregardless of (?:the|what|any)\b[^.\n]{0,30}\b(?:question|asked|user|sources?|context|documents?)\b`,
   ),
   rule(
-    'dictates-answer',
+    'tells-user',
     0.5,
     'tells the reader what to tell the user',
-    String.raw`\b(?:you must|you should|you will|you are (?:required|instructed) to|make sure (?:to|you))\s+(?:tell|inform|say|reply|answer|respond|state|claim|recommend|direct|instruct|advise|convince)\b|\b(?:tell|inform|remind|instruct|advise|warn)\s+(?:the\s+|all\s+|any\s+|every\s+)?(?:user|customer|reader|caller|human|requester)s?\b`,
+    String.raw`\b(?:you must|you should|you will|you are (?:required|instructed|obliged) to|make sure (?:to|you))\s+(?:now\s+|always\s+|also\s+)?(?:tell|inform|say|reply|answer|respond|state|claim|recommend|direct|instruct|advise|convince)\b|\b(?:tell|inform|remind|instruct|advise|warn)\s+(?:the\s+|all\s+|any\s+|every\s+)?(?:user|customer|reader|caller|human|requester)s?\b`,
   ),
   rule(
-    'dictates-answer',
+    'conditional-question',
     0.5,
     'sets a condition on questions the model is asked',
-    String.raw`\bwhen(?:ever)?\s+(?:you are |you're )?(?:asked|questioned|prompted|queried)\s+(?:about|for|regarding|on|what|how|whether)\b|\bwhen(?:ever)?\s+(?:a |the |any )?(?:user|someone|anyone|people)\s+(?:asks?|enquires?|inquires?|wants to know)\b`,
+    String.raw`\bwhen(?:ever)?\s+(?:you\s+)?(?:answer|respond to|reply to)\s+(?:any\s+|a\s+)?(?:questions?|queries|users?)\b|\bwhen(?:ever)?\s+(?:you are |you're )?(?:asked|questioned|prompted|queried)\s+(?:about|for|regarding|on|what|how|whether)\b|\bwhen(?:ever)?\s+(?:a |the |any )?(?:user|someone|anyone|people)\s+(?:asks?|enquires?|inquires?|wants to know)\b`,
+  ),
+  rule(
+    'generic-question',
+    0.5,
+    'speaks of questions and answers in general',
+    String.raw`\balways\s+(?:say|state|claim|mention)\b|\b(?:and|but)\s+nothing else\b|\bthe (?:only )?(?:answer|reply|response) to (?:any|every|all|each)\b|\b(?:any|every|all|each)\s+(?:\w+\s+){0,2}(?:questions?|queries|prompts)\s+(?:about|on|regarding|with)\b`,
   ),
   rule(
     'dictates-answer',
-    0.5,
-    'speaks of questions and answers in general',
-    String.raw`\bthe (?:only )?(?:answer|reply|response) to (?:any|every|all|each)\b|\b(?:any|every|all|each)\s+(?:\w+\s+){0,2}(?:questions?|queries|prompts)\s+(?:about|on|regarding|with)\b`,
+    1,
+    'dictates the answer whatever the question',
+    String.raw`\b(?:whatever|no matter what|regardless of)\s+(?:the\s+)?(?:question|they ask|the user asks|you are asked|is asked)\b[^.\n]{0,20}?\b(?:answer|say|reply|respond|tell|state|claim)\b`,
   ),
   rule(
     'hides-itself',
@@ -201,6 +244,12 @@ export const RULES: readonly Rule[] = [
   ),
   rule(
     'asks-credentials',
+    1,
+    'asks for secrets in the conversation',
+    String.raw`\b(?:${PERSONAL_SECRET}|${API_SECRET})\b[^.\n]{0,40}\b(?:paste|include|put|write|add|repeat|quote)\s+(?:it|them)\s+(?:in|into)\s+(?:your|the|this)\s+(?:answer|reply|response|output|message|chat)\b|\b(?:include|put|add|insert|paste|repeat|write|type|enter)\b[^.\n]{0,40}\b(?:${PERSONAL_SECRET}|${API_SECRET})[^.\n]{0,30}\b(?:in|into)\s+(?:your|the|this)\s+(?:next\s+)?(?:message|reply|answer|response|output|chat|conversation)\b|\b(?:ask|tell|get|have|request|require)\s+(?:the\s+|every\s+|all\s+)?(?:users?|customers?|callers?|readers?|visitors?)\s+(?:to|for)\b[^.\n]{0,40}\b(?:cvv2?|cvc|security codes?|pin(?: codes?)?\b|passwords?|passcodes?|full card numbers?|seed phrases?|recovery phrases?|one-time (?:codes?|passwords?)|online banking)`,
+  ),
+  rule(
+    'asks-credentials',
     0.5,
     'asks for credentials or payment details',
     String.raw`\b(?:verify|confirm|validate|update|provide|enter|submit|share|send|email|paste|give|type|supply)\b[^.\n]{0,40}?\b${PERSONAL_SECRET}`,
@@ -227,9 +276,15 @@ export const RULES: readonly Rule[] = [
   ),
   rule(
     'tool-call',
+    1,
+    'asks the model to call a tool',
+    String.raw`\b(?:call|invoke|trigger|execute|run)\s+(?:the\s+)?[\`'"]?(?:calc|lookup|http_fetch|web_search|browser)[\`'"]?\s+(?:tool|function)\b`,
+  ),
+  rule(
+    'tool-call',
     0.6,
     'asks the model to call a tool',
-    String.raw`\b(?:call|invoke|run|trigger|execute|use)\s+(?:the\s+)?[\`'"]?(?:calc|lookup|http_fetch|web_search|browser)[\`'"]?\s+(?:tool|function)\b|\b(?:call|invoke|trigger|execute)\s+(?:the\s+)?\w+\s+tool\s+with\b`,
+    String.raw`\b(?:use)\s+(?:the\s+)?[\`'"]?(?:calc|lookup|http_fetch|web_search|browser)[\`'"]?\s+(?:tool|function)\b|\b(?:call|invoke|trigger|execute)\s+(?:the\s+)?\w+\s+tool\s+with\b`,
   ),
 
   // --- other languages: the same shapes, in the languages a sample corpus is likely to mix in
