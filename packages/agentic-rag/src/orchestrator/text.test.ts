@@ -76,7 +76,7 @@ describe('splitUnits', () => {
     'Trailing sentence.',
   ].join('\n');
 
-  it('cuts Markdown into headings, items, sentences and whole code blocks, skipping tables and math', () => {
+  it('cuts Markdown into headings, items, sentences and whole code blocks, rows of tables with their header, skipping math', () => {
     expect(splitUnits(chunk)).toEqual([
       { kind: 'heading', text: 'Locations API', position: 0, block: 0 },
       { kind: 'sentence', text: 'Creates a location.', position: 1, block: 1 },
@@ -92,9 +92,10 @@ describe('splitUnits', () => {
       { kind: 'item', text: '`timezone` — an IANA zone.', position: 6, block: 4 },
       { kind: 'item', text: 'Create the location first.', position: 7, block: 5 },
       { kind: 'item', text: 'Then create shipments.', position: 8, block: 6 },
-      { kind: 'sentence', text: 'After the math.', position: 9, block: 7 },
-      { kind: 'code', text: '```json\n{ "name": "Rotterdam depot" }\n```', position: 10, block: 8 },
-      { kind: 'sentence', text: 'Trailing sentence.', position: 11, block: 9 },
+      { kind: 'row', text: 'field: name; type: text', position: 9, block: 7 },
+      { kind: 'sentence', text: 'After the math.', position: 10, block: 8 },
+      { kind: 'code', text: '```json\n{ "name": "Rotterdam depot" }\n```', position: 11, block: 9 },
+      { kind: 'sentence', text: 'Trailing sentence.', position: 12, block: 10 },
     ]);
   });
 
@@ -135,6 +136,13 @@ describe('splitUnits', () => {
   it('skips an unclosed display-math block to the end of the chunk', () => {
     expect(splitUnits('Before.\n$$\nx = y\nstill math')).toEqual([
       { kind: 'sentence', text: 'Before.', position: 0, block: 0 },
+    ]);
+  });
+
+  it('keeps a table without a header row, row by row, and skips an empty row', () => {
+    expect(splitUnits('| Starter | 60 |\n|  |  |\n| Growth | 300 |')).toEqual([
+      { kind: 'row', text: 'Starter | 60', position: 0, block: 0 },
+      { kind: 'row', text: 'Growth | 300', position: 1, block: 1 },
     ]);
   });
 

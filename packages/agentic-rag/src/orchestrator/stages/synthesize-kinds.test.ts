@@ -104,6 +104,18 @@ const cancelGuide = source({
   rank: 0,
   text: 'A shipment is created in draft and moves to picked up when the driver scans it.',
 });
+const divisors = source({
+  sourceId: 'guides/dimensional-weight.md',
+  title: 'Dimensional weight',
+  text: [
+    'Carriers bill the greater of actual and dimensional weight.',
+    '',
+    '| Service | Units | Divisor |',
+    '|---|---|---|',
+    '| Domestic ground | inches, pounds | 139 |',
+    '| International | centimetres, kilograms | 5000 |',
+  ].join('\n'),
+});
 const parcels = source({
   sourceId: 'guides/parcels.md',
   title: 'Parcels',
@@ -133,6 +145,13 @@ const cases: Array<[string, string, Source[], string, string[]]> = [
     'Webhook deliveries that fail are retried with exponential backoff [1]. ' +
       'Retries continue for up to 24 hours, then the delivery is dropped [1].',
     ['api/webhooks.md'],
+  ],
+  [
+    'a number in a table: the row that matches, each cell under its header',
+    'Which divisor applies to international services?',
+    [parcels, divisors],
+    'Service: International; Units: centimetres, kilograms; Divisor: 5000 [1].',
+    ['guides/dimensional-weight.md'],
   ],
   [
     'a definition: the "X is" sentence over the one that uses the term',

@@ -146,6 +146,7 @@ export function extractiveAnswer(
       });
     }
   }
+  alias(focus, candidates, frequency);
   // A bare number in the question ("300 store locations", "our 90 kg shipment") is mostly a given
   // of the case, not what the answer must repeat: it weighs half.
   const weight = (stem: string) =>
@@ -196,6 +197,39 @@ export function extractiveAnswer(
   return { answer: lines.join(' ').replace(/ (\n|$)/g, '$1'), cited };
 }
 
+/** Stems this long or longer may match by prefix ("intern" and "internat"). */
+const MIN_ALIAS_LENGTH = 4;
+
+/**
+ * A focus word no unit contains may still be there under another stemmer's cut: the rewrite
+ * corrects typos to search-engine lexemes ("intern", "dimens"), which are prefixes of, or
+ * extend, our stems ("internat", "dimension"). Such a word is taken to be in every unit that
+ * holds a stem it shares a prefix with, so the typo question is read as the corrected one.
+ */
+function alias(
+  focus: readonly string[],
+  candidates: readonly Candidate[],
+  frequency: Map<string, number>,
+): void {
+  const known = [...frequency.keys()];
+  for (const stem of focus) {
+    if (frequency.has(stem) || stem.length < MIN_ALIAS_LENGTH || /\d/.test(stem)) continue;
+    const aliases = new Set(
+      known.filter(
+        (other) => other.length >= MIN_ALIAS_LENGTH && (other.startsWith(stem) || stem.startsWith(other)),
+      ),
+    );
+    if (aliases.size === 0) continue;
+    let count = 0;
+    for (const candidate of candidates) {
+      if (![...aliases].some((other) => candidate.stems.has(other))) continue;
+      candidate.stems.add(stem);
+      count++;
+    }
+    frequency.set(stem, count);
+  }
+}
+
 /**
  * Names written as code in the question (`ShipmentStatus`, `pickup_cutoff`, `Money.amount`): a
  * passage that repeats one verbatim is about that very thing.
@@ -219,7 +253,10 @@ function quotable(unit: TextUnit): boolean {
   // A heading is a label, not an answer; an operation's heading comes in with the chunk's
   // sentences (see `expand`), never alone.
   if (unit.kind === 'heading') return false;
-  return !isFragment(unit.text) && !isQuestion(unit.text);
+  // A list item or a table row may be short ("Growth | 300 | 25"); a sentence may not.
+  return (
+    !isFragment(unit.text, unit.kind === 'sentence' ? undefined : MIN_ITEM_WORDS) && !isQuestion(unit.text)
+  );
 }
 
 function baseScore(
@@ -240,7 +277,7 @@ function baseScore(
   let fit = 0;
   if (asks.has('number') && hasNumber(text)) fit += NUMBER_FIT;
   if (asks.has('definition') && isDefinitional(text)) fit += definesFocus(text, focus) ? 0.25 : 0.08;
-  if ((asks.has('list') || asks.has('steps')) && unit.kind === 'item') fit += 0.08;
+  if ((asks.has('list') || asks.has('steps')) && unit.kind !== 'sentence') fit += 0.08;
   if (asks.has('yes-no') && isDecisive(text)) fit += 0.05;
   if (asks.has('reason') && givesReason(text)) fit += 0.08;
   if (operations && (OPERATION_REFERENCE.test(text) || inOperation)) fit += 0.15;
@@ -338,8 +375,8 @@ function threshold(
 }
 
 /**
- * Why the chosen units do not answer, or null when they do: the first covers none of the focus's
- * distinctive words (those rarer than the median among the words the context has at all), or an
+ * Why the chosen units do not answer, or null when they do: the first unit's document covers none of
+ * the focus's distinctive words (those rarer than the median among the words the context has at all), or an
  * operation is asked for and no chosen unit names or describes one.
  */
 function unaddressed(
@@ -354,9 +391,16 @@ function unaddressed(
   const weights = present.map(weight).sort((left, right) => left - right);
   const median = weights[Math.floor((weights.length - 1) / 2)] ?? 0;
   const distinctive = present.filter((stem) => weight(stem) >= median);
+  // The passage is the first unit's document (its retrieved chunks): a unit may leave to its
+  // neighbours what it is about.
+  const passage = new Set(
+    candidates
+      .filter((candidate) => candidate.source.sourceId === picks[0]!.source.sourceId)
+      .flatMap((candidate) => [...candidate.stems]),
+  );
   if (
     distinctive.length > 0 &&
-    !distinctive.some((stem) => picks[0]!.stems.has(stem)) &&
+    !distinctive.some((stem) => passage.has(stem)) &&
     share(picks[0]!.stems, new Set()) < HALF
   )
     return "the best passage covers none of the question's distinctive words";
@@ -386,7 +430,7 @@ function expand(
     unit.kind !== 'heading' &&
     findInjections(unit.text).length === 0 &&
     unit.text.length <= MAX_UNIT_LENGTH &&
-    !isFragment(unit.text, unit.kind === 'item' ? MIN_ITEM_WORDS : undefined) &&
+    !isFragment(unit.text, unit.kind === 'sentence' ? undefined : MIN_ITEM_WORDS) &&
     !isQuestion(unit.text);
   for (const [order, pick] of picks.entries()) {
     let group = groups.find((entry) => entry.source.chunkId === pick.source.chunkId);
