@@ -499,3 +499,25 @@ describe('one naming of resources with the offline extractor', () => {
     expect(resources).toEqual([resource]);
   });
 });
+
+describe("an operation's own vocabulary for retrieval", () => {
+  const documents = byId(load(FILE, SPEC_TEXT).documents);
+
+  it.each([
+    [
+      op('/locations', 'post'),
+      {
+        summary: 'Create a location',
+        tag_descriptions: [
+          'Warehouses, stores, drop-off points and returns centres that ship or receive parcels.',
+        ],
+      },
+    ],
+    [
+      op('/shipments/{shipmentId}/cancel', 'post'),
+      { summary: 'Cancel a shipment', description_lead: 'Cancels a shipment and voids its label.' },
+    ],
+  ])('%s keeps the words the spec uses for it', (id, expected) => {
+    expect(documents.get(id)?.metadata).toMatchObject(expected);
+  });
+});

@@ -7,7 +7,7 @@ import {
   fieldProperties,
   addSchemaReferences,
 } from './facts.js';
-import { type Json, sentence, withExample, oneLine, text, asObject, asArray } from './json.js';
+import { type Json, sentence, withExample, oneLine, text, isObject, asObject, asArray } from './json.js';
 import { mentionsOf, nameSpan, resourceMentions } from './mentions.js';
 import { type Operation, endpointTitle, operationParameters } from './operations.js';
 import { type Spec, RefSink, deref, collectSchemaRefs, mediaSchemas } from './refs.js';
@@ -139,6 +139,7 @@ export function renderOperation(spec: Spec, operation: Operation, errorsId: stri
       ...(operation.subResource ? { sub_resource: operation.subResource } : {}),
       ...(operation.action ? { action: operation.action } : {}),
       tags,
+      ...operationVocabulary(spec, operation, tags, bodyOwner),
       ...(bodyOwner && requestBody ? { request_fields: fieldSpans.map(({ field }) => field.name) } : {}),
       ...(node.deprecated === true ? { deprecated: true } : {}),
     },
@@ -199,4 +200,36 @@ function describeSecurity(security: unknown): string | undefined {
         .join(' and ');
     })
     .join(', or ');
+}
+
+/**
+ * The spec's own words for what an operation is about, kept apart by where they come from so
+ * retrieval can weigh them: the summary ("Cancel a shipment"), the first sentence of the
+ * description ("Cancels a shipment and voids its label."), the descriptions of its tags ("Warehouses,
+ * stores, drop-off points and returns centres ...") and the request body's schema. A question in
+ * plain words ("get rid of a returns centre") meets the operation through these, not through the
+ * word "endpoint".
+ */
+function operationVocabulary(
+  spec: Spec,
+  operation: Operation,
+  tags: string[],
+  bodyOwner: string | undefined,
+): Record<string, unknown> {
+  const tagDescriptions = asArray(spec.root.tags)
+    .filter(isObject)
+    .filter((tag) => tags.includes(String(tag.name)))
+    .map((tag) => text(tag.description))
+    .filter((description): description is string => description !== undefined)
+    .map(oneLine);
+  const description = text(operation.node.description) ?? text(operation.pathItem.description);
+  const lead = description ? /^[^\n]*?[.!?](?=\s|$)|^[^\n]+/.exec(oneLine(description))?.[0] : undefined;
+  return {
+    ...(operation.summary ? { summary: operation.summary } : {}),
+    ...(lead ? { description_lead: lead } : {}),
+    ...(tagDescriptions.length > 0 ? { tag_descriptions: tagDescriptions } : {}),
+    ...(bodyOwner && bodyOwner !== operation.operationId && bodyOwner !== operation.name
+      ? { body_schema: bodyOwner }
+      : {}),
+  };
 }
