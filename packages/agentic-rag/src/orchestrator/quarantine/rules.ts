@@ -16,7 +16,7 @@ export interface Rule {
 
 /** Names a reader uses for an AI system; "agent" and "model" alone are too common (RL, ML, support). */
 const AI =
-  '(?:ai|a\\.i\\.|artificial intelligence|ai (?:assistant|agent|model|system|tool)s?|assistants?|llms?|large language models?|language models?|chat ?bots?|bots|virtual assistants?|gpts?|chatgpt|copilot|claude|gemini|automated (?:readers?|systems?|agents?|assistants?|tools?|processes)|machine readers?)';
+  '(?:ai|a\\.i\\.|artificial intelligence|ai (?:assistant|agent|model|system|tool)s?|assistants?|llms?|large language models?|language models?|chat ?bots?|bots|virtual assistants?|gpts?|chatgpt|copilot|claude|gemini|automated (?:readers?|systems?|agents?|assistants?|tools?|processes)|machine readers?|summari[sz]ers?)';
 const URL = String.raw`(?:\bhttps?:\/\/\S+|\bwww\.[a-z0-9-]+\.\S+)`;
 /** Secrets a person could be tricked into typing: payment, passwords, one-time codes. */
 const PERSONAL_SECRET =
@@ -61,6 +61,12 @@ export const RULES: readonly Rule[] = [
     1,
     'tries to give the model a new role',
     String.raw`\byour\s+(?:real|actual|true|new|only|primary|hidden)\s+(?:task|job|goal|purpose|mission|role|objective)\s+(?:is|now is|will be)\b`,
+  ),
+  rule(
+    'override-instructions',
+    1,
+    "acts on the model's own instructions",
+    String.raw`\b(?:stop following|overwrite|override|replace|change|disable|remove|delete|reset|turn off|switch off|lift)\s+(?:all\s+)?(?:your|the (?:prior|previous|earlier|original|system|initial))\s+(?:system\s+)?(?:prompt|guidelines|instructions|rules|restrictions|directives|programming|content rules|safety rules|filters|guardrails)\b|\byou\s+(?:no longer have|have no|are free of|are not bound by|are released from|are freed from)\s+(?:any\s+)?(?:restrictions|limits|rules|guidelines|filters|constraints)\b`,
   ),
   rule(
     'operator',
@@ -118,7 +124,7 @@ export const RULES: readonly Rule[] = [
     'addresses-ai',
     1,
     'addresses the AI reading the document',
-    String.raw`(?:^|[.!?]\s+)(?:${AI}|language model)\s*[,!]\s+\w|[,;]\s*(?:${AI}|model)\s*[:!]|\b${AI}\s+(?:directives?|instructions?|rules?|commands?|orders?|policy)\s*:|\b(?:rules?|directives?|commands?|orders?|policy|policies)\s+(?:for|to)\s+(?:the\s+|any\s+|all\s+|every\s+)?${AI}\b`,
+    String.raw`(?:^|[.!?]\s+)(?:${AI}|language model)\s*[,!]\s+\w|[,;]\s*(?:${AI}|model)\s*[:!]|\b(?:please|hey|ok(?:ay)?|now|listen|look|so),?\s+(?:${AI}|model)\s*[,:!]|\b(?:message|note|text|section|paragraph|line|passage)\s+(?:is\s+)?(?:meant\s+|intended\s+|written\s+)?(?:only\s+)?for\s+(?:the\s+|an?\s+)?(?:${AI}|model)\b|\b${AI}\s+(?:directives?|instructions?|rules?|commands?|orders?|policy)\s*:|\b(?:rules?|directives?|commands?|orders?|policy|policies)\s+(?:for|to)\s+(?:the\s+|any\s+|all\s+|every\s+)?${AI}\b`,
     'im',
   ),
   rule(
@@ -137,7 +143,7 @@ export const RULES: readonly Rule[] = [
     'addresses-ai',
     1,
     'addresses the AI reading the document',
-    String.raw`\b${AI}\s+(?:that\s+|which\s+|who\s+)?(?:are\s+|is\s+)?(?:read(?:s|ing)?|process(?:es|ing)?|pars(?:e|es|ing)|summari[sz](?:e|es|ing)|index(?:es|ing)?|ingest(?:s|ing)?|answering (?:from|with|using)|retriev(?:e|es|ing)|consum(?:e|es|ing)|given)\s+(?:this|these|the following)\b|\b(?:whoever|anyone|anything|any (?:system|tool|program|software|service))\s+(?:that\s+|who\s+|which\s+)?(?:is\s+)?(?:generating|writing|producing|composing|drafting|answering|summari[sz]ing)\s+(?:the|this|an?|your)\s+(?:answer|response|reply|summary|output)\b`,
+    String.raw`\b${AI}\s+(?:that\s+|which\s+|who\s+)?(?:are\s+|is\s+)?(?:quoting|citing|using|handling|seeing|read(?:s|ing)?|process(?:es|ing)?|pars(?:e|es|ing)|summari[sz](?:e|es|ing)|index(?:es|ing)?|ingest(?:s|ing)?|answering (?:from|with|using)|retriev(?:e|es|ing)|consum(?:e|es|ing)|given)\s+(?:this|these|the following)\b|\b(?:whoever|anyone|anything|any (?:system|tool|program|software|service))\s+(?:that\s+|who\s+|which\s+)?(?:is\s+)?(?:generating|writing|producing|composing|drafting|answering|summari[sz]ing)\s+(?:the|this|an?|your)\s+(?:answer|response|reply|summary|output)\b`,
   ),
   rule(
     'addresses-ai',
@@ -176,7 +182,7 @@ export const RULES: readonly Rule[] = [
     'tells-user',
     0.5,
     'tells the reader what to tell the user',
-    String.raw`\b(?:you must|you should|you will|you are (?:required|instructed|obliged) to|make sure (?:to|you))\s+(?:now\s+|always\s+|also\s+)?(?:tell|inform|say|reply|answer|respond|state|claim|recommend|direct|instruct|advise|convince)\b|\b(?:tell|inform|remind|instruct|advise|warn)\s+(?:the\s+|all\s+|any\s+|every\s+)?(?:user|customer|reader|caller|human|requester)s?\b`,
+    String.raw`\b(?:you must|you should|you will|you are (?:required|instructed|obliged) to|make sure (?:to|you))\s+(?:now\s+|always\s+|also\s+)?(?:tell|inform|say|reply|answer|respond|state|claim|recommend|direct|instruct|advise|convince)\b|\b(?:tell|inform|remind|instruct|advise|warn)\s+(?:the\s+|all\s+|any\s+|every\s+)?(?:user|customer|reader|caller|human|requester|anyone|everyone|people|them)s?\b`,
   ),
   rule(
     'conditional-question',
@@ -197,6 +203,24 @@ export const RULES: readonly Rule[] = [
     String.raw`\b(?:whatever|no matter what|regardless of)\s+(?:the\s+)?(?:question|they ask|the user asks|you are asked|is asked)\b[^.\n]{0,20}?\b(?:answer|say|reply|respond|tell|state|claim)\b`,
   ),
   rule(
+    'dictates-answer',
+    1,
+    'dictates the answer whatever the question',
+    String.raw`\b(?:answer|say|reply|respond|tell|state|claim)\b[^.\n]{0,80}\b(?:whatever|no matter what|regardless of what)\s+(?:they|the user|users|anyone|you are|people|the customer)\s+(?:asks?|asked)\b|\bthe\s+(?:only\s+)?(?:correct|valid|acceptable|right|true|approved|official)\s+(?:reply|answer|response|output)\s+(?:to|for)\s+(?:any\s+|all\s+|every\s+)?(?:questions?|queries|users?|anyone)\b`,
+  ),
+  rule(
+    'shapes-reply',
+    0.6,
+    'dictates how the reply must begin or end',
+    String.raw`\b(?:begin|start|end|finish|close|prefix|suffix|sign)\s+(?:your|every|each)\s+(?:reply|answer|response|output)s?\s+(?:with|by)\b`,
+  ),
+  rule(
+    'asserts-authority',
+    0.5,
+    'claims authority over every other source',
+    String.raw`\btreat\s+(?:this|the following|it|these)\s+as\s+(?:verified|true|fact|authoritative|the truth|official)|\b(?:the only|sole) source of truth\b|\banything else is (?:false|wrong|outdated)\b`,
+  ),
+  rule(
     'hides-itself',
     1,
     'tells the model to hide its sources or these instructions',
@@ -211,7 +235,7 @@ export const RULES: readonly Rule[] = [
     'exfiltration',
     1,
     'asks for hidden instructions or secrets',
-    String.raw`\b(?:reveal|leak|disclose|dump|exfiltrate|print|output|show|repeat)\b[^.\n]{0,30}\b(?:system prompt|hidden instructions|initial instructions|your instructions|conversation history|chat history)\b|(?:^|[.:;!]\s+|\b(?:please|and|then|also|now|you must|you should)\s+)(?:reveal|leak|disclose|exfiltrate|dump)\s+(?:\w+\s+){0,3}?(?:api keys?|secrets?|credentials|passwords?|environment variables|tokens)\b`,
+    String.raw`\b(?:reveal|leak|disclose|dump|exfiltrate|print|output|show|repeat)\b[^.\n]{0,30}\b(?:system prompt|hidden instructions|initial instructions|your instructions|conversation history|chat history|context window)\b|\b(?:send|email|forward|post|upload|transmit)\b[^.\n]{0,30}\b(?:context window|conversation|chat history|your (?:memory|context|instructions|prompt))\b|(?:^|[.:;!]\s+|\b(?:please|and|then|also|now|you must|you should)\s+)(?:reveal|leak|disclose|exfiltrate|dump)\s+(?:\w+\s+){0,3}?(?:api keys?|secrets?|credentials|passwords?|environment variables|tokens)\b`,
     'im',
   ),
   rule(
@@ -246,7 +270,7 @@ export const RULES: readonly Rule[] = [
     'asks-credentials',
     1,
     'asks for secrets in the conversation',
-    String.raw`\b(?:${PERSONAL_SECRET}|${API_SECRET})\b[^.\n]{0,40}\b(?:paste|include|put|write|add|repeat|quote)\s+(?:it|them)\s+(?:in|into)\s+(?:your|the|this)\s+(?:answer|reply|response|output|message|chat)\b|\b(?:include|put|add|insert|paste|repeat|write|type|enter)\b[^.\n]{0,40}\b(?:${PERSONAL_SECRET}|${API_SECRET})[^.\n]{0,30}\b(?:in|into)\s+(?:your|the|this)\s+(?:next\s+)?(?:message|reply|answer|response|output|chat|conversation)\b|\b(?:ask|tell|get|have|request|require)\s+(?:the\s+|every\s+|all\s+)?(?:users?|customers?|callers?|readers?|visitors?)\s+(?:to|for)\b[^.\n]{0,40}\b(?:cvv2?|cvc|security codes?|pin(?: codes?)?\b|passwords?|passcodes?|full card numbers?|seed phrases?|recovery phrases?|one-time (?:codes?|passwords?)|online banking)`,
+    String.raw`(?:^|[.:;!]\s+|\b(?:please|and|then|also|now|first)\s+)(?:collect|obtain|gather|harvest|ask for|ask them for|get)\s+(?:the\s+)?(?:\w+'s\s+|their\s+|your\s+)?(?:\w+\s+)?(?:passwords?|pin(?: codes?)?\b|cvv2?|cvc|security codes?|one-time codes?|seed phrases?|online banking (?:details|password))|\b(?:${PERSONAL_SECRET}|${API_SECRET})\b[^.\n]{0,40}\b(?:paste|include|put|write|add|repeat|quote)\s+(?:it|them)\s+(?:in|into)\s+(?:your|the|this)\s+(?:answer|reply|response|output|message|chat)\b|\b(?:include|put|add|insert|paste|repeat|write|type|enter)\b[^.\n]{0,40}\b(?:${PERSONAL_SECRET}|${API_SECRET})[^.\n]{0,30}\b(?:in|into)\s+(?:your|the|this)\s+(?:next\s+)?(?:message|reply|answer|response|output|chat|conversation)\b|\b(?:ask|tell|get|have|request|require)\s+(?:the\s+|every\s+|all\s+)?(?:users?|customers?|callers?|readers?|visitors?)\s+(?:to|for)\b[^.\n]{0,40}\b(?:cvv2?|cvc|security codes?|pin(?: codes?)?\b|passwords?|passcodes?|full card numbers?|seed phrases?|recovery phrases?|one-time (?:codes?|passwords?)|online banking)`,
   ),
   rule(
     'asks-credentials',
@@ -272,7 +296,8 @@ export const RULES: readonly Rule[] = [
     'tool-call',
     1,
     'contains tool-call syntax',
-    String.raw`\b(?:function_call|tool_calls?|tool_use|tool_code)["']?\s*[:=({]|<\/?\s*(?:tool_call|function_call|tool_use|function=|invoke\b)|(?<![\w.$])(?:calc|lookup|http_fetch|web_search|send_email|browser\.open|run_shell)\s*\(\s*["'{]`,
+    String.raw`\b(?:function_call|tool_calls?|tool_use|tool_code)["']?\s*[:=({]|^\s*action input\s*:|<\/?\s*(?:tool_call|function_call|tool_use|function=|invoke\b)|(?<![\w.$])(?:calc|lookup|http_fetch|web_search|send_email|browser\.open|run_shell)\s*\(\s*["'{]`,
+    'im',
   ),
   rule(
     'tool-call',
@@ -292,7 +317,7 @@ export const RULES: readonly Rule[] = [
     'override-instructions',
     1,
     'tells the model to ignore its instructions',
-    String.raw`\b(?:ignor[ae]\w*|olvid[ae]\w*|omit[ae]\w*)\s+(?:todas\s+)?(?:las\s+)?(?:instrucciones|indicaciones|reglas)\s+(?:anteriores|previas)|\b(?:ignore[rz]?|oublie[rz]?)\s+(?:toutes\s+)?(?:les\s+)?(?:instructions|consignes|règles)\s+(?:précédentes|precedentes|antérieures|anterieures)|\b(?:ignorier\w*|vergiss\w*|missacht\w*)\s+(?:alle\s+)?(?:vorherigen|bisherigen|obigen|früheren)\s+(?:anweisungen|instruktionen|befehle|regeln)`,
+    String.raw`\b(?:ignor[ae]\w*|olvid[ae]\w*|omit[ae]\w*)\s+(?:todas\s+)?(?:las\s+)?(?:instrucciones|indicaciones|reglas)\s+(?:anteriores|previas)|\b(?:ignore[rz]?|oublie[rz]?)\s+(?:toutes\s+)?(?:les\s+)?(?:instructions|consignes|règles)\s+(?:précédentes|precedentes|antérieures|anterieures)|\b(?:ignorier\w*|vergiss\w*|missacht\w*)\s+(?:alle\s+|die\s+|deine\s+|sämtliche\s+)?(?:vorherigen|bisherigen|obigen|früheren)\s+(?:anweisungen|instruktionen|befehle|regeln)`,
   ),
   rule(
     'addresses-ai',
