@@ -195,6 +195,27 @@ describe('extractiveAnswer by what the question asks', () => {
     expect(synthesis.notAddressed).toBeTruthy();
   });
 
+  it('answers a question that names something as code from the passages that name it', () => {
+    const policy = source({
+      sourceId: 'api/versioning.md',
+      rank: 0,
+      text: 'Adding new values to extensible enums is not a breaking change. Clients must tolerate unknown enum values.',
+    });
+    const schema = source({
+      sourceId: 'api/openapi.yaml#components/schemas/PaymentState',
+      rank: 1,
+      text: 'Component schema `PaymentState`: string, one of: pending, settled, refunded.',
+    });
+    const synthesis = extractiveAnswer('PaymentState enum values', [policy, schema], { intent: 'general' });
+    // The policy shares more of the words, but says nothing of PaymentState.
+    expect(synthesis.answer).toBe(
+      'Component schema `PaymentState`: string, one of: pending, settled, refunded [1].',
+    );
+    expect(synthesis.cited.map((entry) => entry.source.sourceId)).toEqual([
+      'api/openapi.yaml#components/schemas/PaymentState',
+    ]);
+  });
+
   it('answers an operation question only from an operation', () => {
     const synthesis = extractiveAnswer('Which endpoint rotates an API key?', [keyRotation, keyScopes], {
       intent: 'endpoint',

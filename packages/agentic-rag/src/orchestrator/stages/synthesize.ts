@@ -1,7 +1,8 @@
+import { parseEntityReference } from '../../graph/index.js';
 import { extractIdentifiers } from '../../retrieve/index.js';
 import { findInjections } from '../injection.js';
 import type { Source } from '../sources.js';
-import { contentStems, overlap, splitUnits, type TextUnit } from '../text.js';
+import { contentStems, overlap, splitSentences, splitUnits, type TextUnit } from '../text.js';
 import { questionShape, type Ask } from './question.js';
 import {
   givesReason,
@@ -65,6 +66,8 @@ interface Candidate {
   base: number;
   /** The heading of the API operation the chunk describes, if it is an operation's chunk. */
   operation: TextUnit | null;
+  /** Whether the unit repeats a name the question writes as code (`ShipmentStatus`). */
+  named: boolean;
 }
 
 /**
@@ -93,12 +96,13 @@ export function extractiveAnswer(
   const operations = shape.asks.has('operation') || options.intent === 'endpoint';
   // Arithmetic is the calc tool's: its numbers say nothing about which passage is relevant.
   const focus = shape.focus.filter((stem) => !(options.intent === 'arithmetic' && /\d/.test(stem)));
+  const names = codeNames(query).map((name) => new RegExp(`\\b${escape(name)}\\b`));
   const identifiers = [
     ...extractIdentifiers(query).map((identifier) => ({
       strong: once(identifier.strong),
       weak: identifier.weak ? once(identifier.weak) : null,
     })),
-    ...codeNames(query).map((name) => ({ strong: new RegExp(`\\b${escape(name)}\\b`), weak: null })),
+    ...names.map((strong) => ({ strong, weak: null })),
   ];
 
   // A tool's output is data too (a fetched page may carry an injection): quoted only when clean.
@@ -143,6 +147,7 @@ export function extractiveAnswer(
         stems,
         base: baseScore(source, unit, shape.asks, operations, identifiers, !!operation, focus),
         operation: operation ?? null,
+        named: names.some((name) => name.test(unit.text)),
       });
     }
   }
@@ -157,7 +162,7 @@ export function extractiveAnswer(
       .filter((stem) => stems.has(stem) && !except.has(stem))
       .reduce((sum, stem) => sum + weight(stem), 0) / total;
 
-  const picks = choose(candidates, shape.asks, share, shape.asks.has('operation'));
+  const picks = choose(candidates, shape.asks, share, shape.asks.has('operation'), names.length > 0);
   if (tools.length === 0 && picks.length === 0 && candidates.length > 0 && focus.length > 0)
     return { answer: '', cited: [], notAddressed: 'no passage covers the question' };
   const missing =
@@ -180,7 +185,9 @@ export function extractiveAnswer(
     for (const unit of units) {
       if (length + unit.text.length > MAX_ANSWER_LENGTH && length > 0) break;
       length += unit.text.length;
-      lines.push(withCitation(unit.text, indexOf(source, unit.text)));
+      // A row or an item may hold several sentences: each carries the citation.
+      const index = indexOf(source, unit.text);
+      for (const sentence of splitSentences(unit.text)) lines.push(withCitation(sentence, index));
     }
   }
   const example = options.intent === 'endpoint' ? requestExample(sources, cited) : null;
@@ -309,6 +316,7 @@ function choose(
   asks: ReadonlySet<Ask>,
   share: (stems: ReadonlySet<string>, except: ReadonlySet<string>) => number,
   operationFirst: boolean,
+  named: boolean,
 ): Candidate[] {
   const picks: Candidate[] = [];
   const covered = new Set<string>();
@@ -317,9 +325,12 @@ function choose(
   let numbered = false;
   // A question that asks which operation to call is answered first by one that covers it.
   const relevant = candidates.filter((candidate) => share(candidate.stems, none) > 0);
-  const first = operationFirst
+  const operations = operationFirst
     ? relevant.filter((candidate) => candidate.operation || OPERATION_REFERENCE.test(candidate.unit.text))
     : relevant;
+  // A question that names something as code is answered first by a unit that names it, if any.
+  const namers = operations.filter((candidate) => candidate.named);
+  const first = named && namers.length > 0 ? namers : operations;
   // The first unit is one of those that cover the focus best; among them, what the question asks
   // for, the rank and the identifiers decide.
   const bestShare = Math.max(0, ...first.map((candidate) => share(candidate.stems, none)));
@@ -332,6 +343,15 @@ function choose(
       const gain = share(candidate.stems, covered);
       // A number question whose answer holds no figure yet reads on to the chunk's figure.
       const figure = !numbered && asks.has('number') && hasNumber(candidate.unit.text);
+      // Asked which operation to call, the answer is operations: prose joins only from their own
+      // chunks. A question about a thing it names as code (`ShipmentStatus`) is answered by passages
+      // that name it.
+      const newChunk = !picks.some((pick) => pick.source.chunkId === candidate.source.chunkId);
+      const offTopic =
+        newChunk &&
+        ((operationFirst && !candidate.operation && !OPERATION_REFERENCE.test(candidate.unit.text)) ||
+          (named && !candidate.named));
+      if (picks.length > 0 && offTopic) continue;
       if (picks.length > 0 && gain < threshold(candidate, picks, share(candidate.stems, none), figure))
         continue;
       if (picks.some((picked) => overlap(picked.stems, candidate.stems) > NEAR_DUPLICATE)) continue;
@@ -510,8 +530,14 @@ function requestExample(
 
 /** The retrieved passage that defines a numbered entity (`**Algorithm 3.2.**`), if any. */
 function definition(sources: readonly Source[], entity: { type: string; number: string }): Source | null {
-  const marker = `**${entity.type} ${entity.number}.**`;
-  return sources.find((source) => source.origin !== 'tool' && source.text.includes(marker)) ?? null;
+  // "**Algorithm 3.2.**" opens a listing, "**Equation 7.5**" a display equation: a bold label the
+  // graph's own reader resolves to the entity asked about (it reads "Equation" as a Formula).
+  const defines = (text: string) =>
+    [...text.matchAll(/\*\*([^*\n]{1,40})\*\*/g)].some((match) => {
+      const reference = parseEntityReference(match[1]!.replace(/\.$/, ''));
+      return reference?.type === entity.type && reference.number === entity.number;
+    });
+  return sources.find((source) => source.origin !== 'tool' && defines(source.text)) ?? null;
 }
 
 /** The code listing that follows a numbered entity's bold definition (`**Algorithm 3.2.**`). */
