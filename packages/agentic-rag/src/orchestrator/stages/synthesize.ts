@@ -68,6 +68,8 @@ interface Candidate {
   operation: TextUnit | null;
   /** Whether the unit repeats a name the question writes as code (`ShipmentStatus`). */
   named: boolean;
+  /** Whether the unit's source carries an injected instruction somewhere (its units are checked). */
+  suspicious: boolean;
 }
 
 /**
@@ -121,6 +123,9 @@ export function extractiveAnswer(
   for (const source of sources) {
     if (source.origin === 'tool') continue;
     const siblings = splitUnits(source.text);
+    // The detector is costly and a clean text has no dirty unit: units are checked one by one
+    // only in a source that carries an injection somewhere.
+    const suspicious = findInjections(source.text).length > 0;
     // A later chunk of an operation's document has no heading of its own; its title names it.
     const operation =
       siblings.find((unit) => unit.kind === 'heading' && OPERATION_HEADING.test(unit.text)) ??
@@ -134,7 +139,7 @@ export function extractiveAnswer(
       if (unit.kind === 'heading') heading = [...stems];
       unitCount++;
       for (const stem of stems) frequency.set(stem, (frequency.get(stem) ?? 0) + 1);
-      if (!quotable(unit)) continue;
+      if (!quotable(unit, suspicious)) continue;
       // The answer after a source's own question is about that question's words, and a unit
       // under a heading is about the heading's ("## Growth" / "- 300 API requests per minute").
       const before = siblings[unit.position - 1];
@@ -148,6 +153,7 @@ export function extractiveAnswer(
         base: baseScore(source, unit, shape.asks, operations, identifiers, !!operation, focus),
         operation: operation ?? null,
         named: names.some((name) => name.test(unit.text)),
+        suspicious,
       });
     }
   }
@@ -254,9 +260,9 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const once = (pattern: RegExp) => new RegExp(pattern.source, pattern.flags.replace('g', ''));
 
 /** Whether a unit may be quoted as an answer sentence at all. */
-function quotable(unit: TextUnit): boolean {
+function quotable(unit: TextUnit, suspicious: boolean): boolean {
   if (unit.text.length < MIN_UNIT_LENGTH || unit.text.length > MAX_UNIT_LENGTH) return false;
-  if (findInjections(unit.text).length > 0) return false;
+  if (suspicious && findInjections(unit.text).length > 0) return false;
   // A heading is a label, not an answer; an operation's heading comes in with the chunk's
   // sentences (see `expand`), never alone.
   if (unit.kind === 'heading') return false;
@@ -444,11 +450,11 @@ function expand(
 ): Array<{ source: Source; units: TextUnit[] }> {
   const groups: Array<{ source: Source; units: Map<number, TextUnit> }> = [];
   let count = 0;
-  const clean = (unit: TextUnit | undefined): unit is TextUnit =>
+  const readable = (unit: TextUnit | undefined, suspicious: boolean): unit is TextUnit =>
     !!unit &&
     unit.kind !== 'code' &&
     unit.kind !== 'heading' &&
-    findInjections(unit.text).length === 0 &&
+    !(suspicious && findInjections(unit.text).length > 0) &&
     unit.text.length <= MAX_UNIT_LENGTH &&
     !isFragment(unit.text, unit.kind === 'sentence' ? undefined : MIN_ITEM_WORDS) &&
     !isQuestion(unit.text);
@@ -459,6 +465,7 @@ function expand(
       groups.push(group);
     }
     const { siblings, unit } = pick;
+    const clean = (sibling: TextUnit | undefined): sibling is TextUnit => readable(sibling, pick.suspicious);
     const wanted: TextUnit[] = [];
     if (pick.operation && (order === 0 || asks.has('operation'))) wanted.push(pick.operation);
     if (needsAntecedent(unit.text) && clean(siblings[unit.position - 1]))
