@@ -46,7 +46,7 @@ export async function apiQuestion(
 }
 
 /** How far the operation match leads over the search's own order (reciprocal-rank weights). */
-const MATCH_WEIGHT = 2;
+const MATCH_WEIGHT = 3;
 const SEARCH_WEIGHT = 1;
 const RANK_OFFSET = 1;
 

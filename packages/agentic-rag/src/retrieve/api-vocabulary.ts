@@ -19,6 +19,8 @@ export const FIELD_WEIGHTS = {
   bodySchema: 0.6,
   tagDescription: 0.6,
   descriptionLead: 0.5,
+  /** The request body's field names: "change the timezone" is a change of the `timezone` field. */
+  requestField: 0.5,
 } as const;
 
 export type VocabularyField = keyof typeof FIELD_WEIGHTS;
@@ -38,6 +40,14 @@ export interface ApiOperation {
   item: boolean;
   /** Stemmed word → the weight of the strongest field it appears in. */
   terms: Map<string, number>;
+  /**
+   * The words of what this operation itself does (its path, summary and description lead, not
+   * its tag's): "Cancels a shipment and voids its label" lets "void" name the cancel operation,
+   * while a tag's "Create, retrieve, cancel and track shipments" names none of them.
+   */
+  ownWords: Set<string>;
+  /** The stemmed words of its path's static segments. */
+  pathWords: Set<string>;
 }
 
 const BULK_WORDS = new Set(['bulk', 'batch']);
@@ -96,7 +106,13 @@ export function toApiOperation(
   add('bodySchema', stemmedWords(text(metadata.body_schema)));
   add('tagDescription', texts(metadata.tag_descriptions).flatMap(stemmedWords));
   add('descriptionLead', stemmedWords(text(metadata.description_lead)));
+  add('requestField', texts(metadata.request_fields).flatMap(stemmedWords));
   const summaryWords = stemmedWords(text(metadata.summary));
+  const ownWords = new Set([
+    ...statics.flatMap(stemmedWords),
+    ...summaryWords,
+    ...stemmedWords(text(metadata.description_lead)),
+  ]);
   return {
     sourcePath,
     method: method.toUpperCase(),
@@ -108,6 +124,8 @@ export function toApiOperation(
       summaryWords.some((word) => BULK_WORDS.has(word)),
     item: /\}$/.test(path),
     terms,
+    ownWords,
+    pathWords: new Set(statics.flatMap(stemmedWords)),
   };
 }
 

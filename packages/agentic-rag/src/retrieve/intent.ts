@@ -1,3 +1,4 @@
+import { stemmedWords } from './api-vocabulary.js';
 import type { RetrievalFilters } from './filters.js';
 
 export type IntentKind = 'endpoint' | 'schema' | 'error' | 'general';
@@ -77,6 +78,8 @@ export interface QuestionAction {
    * supplier recommend?" names a verb of looking in passing and asks for a fact.
    */
   asks: boolean;
+  /** The plural after "which"/"what" ("Which carriers ..."), stemmed: a collection, if the specs name it. */
+  collection?: string;
 }
 
 /**
@@ -130,7 +133,7 @@ const BULK =
 const NOT_ASKED =
   /\b(without|instead of|rather than|before)\s+\w+ing\b|\b(have|has|had|been|was|were|is|are)\s+(already\s+)?(set\s+up|\w+ed)\b/gi;
 const HOW_TO =
-  /\b(how (do|can|could|should|would) (i|we|you)|how to|is there a way|what do (i|we) (call|use)|where (do|can) (i|we)|can (i|we)|i want to|i need to|we need to)\b/i;
+  /\b(how (do|does|can|could|should|would) (i|we|you|my|our)|how to|is there a way|what do (i|we) (call|use)|where (do|can) (i|we)|can (i|we)|i want to|i need to|we need to)\b/i;
 
 /** The action a question asks for, with no model: "get rid of a returns centre" → delete. */
 export function detectAction(query: string): QuestionAction {
@@ -152,8 +155,11 @@ export function detectAction(query: string): QuestionAction {
     return { operationType: match[0], strength: match[1], bulk, howTo, verbs, asks };
   }
   const asks = howTo || bulk;
-  if (WHICH_PLURAL.test(asked))
-    return { operationType: 'list', strength: 'weak', bulk, howTo, verbs: [], asks };
+  const which = WHICH_PLURAL.exec(asked);
+  if (which) {
+    const collection = stemmedWords(which[0]).at(-1)!;
+    return { operationType: 'list', strength: 'weak', bulk, howTo, verbs: [], asks, collection };
+  }
   // Many at once with no other verb is still a request to make them ("300 locations in one request").
   return bulk
     ? { operationType: 'create', strength: 'weak', bulk, howTo, verbs: [], asks }

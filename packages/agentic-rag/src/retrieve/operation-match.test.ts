@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stem, toApiOperation, type ApiOperation } from './api-vocabulary.js';
 import { detectAction } from './intent.js';
-import { matchOperations } from './operation-match.js';
+import { directObject, matchOperations } from './operation-match.js';
 
 // A small spec's operation metadata as the OpenAPI loader writes it: the words come from here.
 const tag = (name: string, description: string) => ({ tags: [name], tag_descriptions: [description] });
@@ -76,6 +76,9 @@ describe('matchOperations', () => {
 
   it.each([
     ['How do I remove a rabbit?', true],
+    // a collection the spec has, asked for with "which" and no verb
+    ['Which pets are waiting for a home?', true],
+    ['Which colours do rabbits come in?', false],
     ['What do rabbits eat?', false],
     ['How do I configure the reverse proxy?', false],
   ])('%s is an API question here: %s', (question, aboutApi) => {
@@ -104,5 +107,20 @@ describe('stem', () => {
     ['status', 'status'],
   ])('%s → %s', (word, stemmed) => {
     expect(stem(word)).toBe(stemmed);
+  });
+});
+
+describe('directObject', () => {
+  it.each([
+    ['How do I add a single new warehouse to my account?', ['add'], ['a', 'singl', 'new', 'warehous']],
+    [
+      'How do I get rid of a returns centre we closed?',
+      ['get rid of'],
+      ['a', 'return', 'centr', 'we', 'clos'],
+    ],
+    ['list all child locations of a regional hub', ['list', 'all'], ['all', 'child', 'location']],
+    ['What do rabbits eat?', [], []],
+  ])('%s → %j', (question, verbs, words) => {
+    expect([...directObject(question, verbs)]).toEqual(words);
   });
 });

@@ -59,7 +59,7 @@ function actionFactor(
   const verbNamed =
     operation.operationType === 'action' &&
     ((operation.action !== null && stemmedWords(operation.action).every((word) => words.has(word))) ||
-      [...verbs].some((verb) => operation.terms.has(verb)));
+      [...verbs].some((verb) => operation.ownWords.has(verb)));
   if (verbNamed) factor *= 1.6;
   else if (wanted !== undefined) {
     const type = operation.operationType;
@@ -85,6 +85,36 @@ function actionFactor(
   return factor;
 }
 
+// Words that end the object of a verb: "add a new warehouse | to my account".
+const OBJECT_ENDS = new Set(
+  'to for from in on at by with without into onto of about before after when while so because than that which who where'.split(
+    ' ',
+  ),
+);
+
+/**
+ * The object of the question's action: the words after its first action verb up to a preposition
+ * or a clause break ("add a single new warehouse to my account" → single, new, warehouse). They
+ * say what the question is about; the rest is context ("my account").
+ */
+export function directObject(question: string, verbs: readonly string[]): Set<string> {
+  const lower = question.toLowerCase();
+  const starts = verbs.map((verb) => lower.indexOf(verb.toLowerCase())).filter((index) => index >= 0);
+  if (starts.length === 0) return new Set();
+  const first = Math.min(...starts);
+  const verb = verbs.find((candidate) => lower.indexOf(candidate.toLowerCase()) === first)!;
+  const rest = question.slice(first + verb.length).split(/[.,;:?!()]/)[0] ?? '';
+  const words: string[] = [];
+  for (const word of rest.split(/\s+/).filter(Boolean)) {
+    if (OBJECT_ENDS.has(word.toLowerCase())) break;
+    words.push(...stemmedWords(word));
+  }
+  return new Set(words);
+}
+
+/** How much more a word of the action's object counts than a word of the context. */
+const OBJECT_BOOST = 2;
+
 /** Scores every operation against the question; `aboutApi` says whether to treat it as an API question. */
 export function matchOperations(
   operations: readonly ApiOperation[],
@@ -99,6 +129,7 @@ export function matchOperations(
   // about warehouses, not about the webhook operation whose summary says "Register").
   const verbs = new Set(action.verbs.flatMap(stemmedWords));
   const objectWords = [...words].filter((word) => !verbs.has(word));
+  const actionObject = directObject(question, action.verbs);
   const documentFrequency = new Map<string, number>();
   for (const operation of operations) {
     for (const word of objectWords)
@@ -112,7 +143,7 @@ export function matchOperations(
     for (const word of objectWords) {
       const weight = operation.terms.get(word);
       if (weight === undefined) continue;
-      object += weight * idf(word);
+      object += weight * idf(word) * (actionObject.has(word) ? OBJECT_BOOST : 1);
     }
     if (object <= 0) continue;
     ranked.push({ operation, object, score: object * actionFactor(operation, action, words, verbs) });
@@ -131,5 +162,11 @@ export function matchOperations(
       operations.some((operation) => (operation.terms.get(word) ?? 0) >= NAMING_WEIGHT)
     );
   });
-  return { ranked, aboutApi: action.asks && named };
+  // "Which carriers are connected?" asks for a collection when the specs have one by that name
+  // (a path segment), though it has no verb of its own.
+  const collection = action.collection;
+  const listsKnown =
+    collection !== undefined &&
+    operations.some((operation) => operation.operationType === 'list' && operation.pathWords.has(collection));
+  return { ranked, aboutApi: (action.asks || listsKnown) && named };
 }
