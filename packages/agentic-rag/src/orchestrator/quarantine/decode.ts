@@ -81,6 +81,11 @@ const HOMOGLYPH = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`, 'g');
 const SPACED_LETTERS =
   /(?<![\p{L}\p{N}])\p{L}(?:(?:[ \t]{1,3}|[ \t]?[._\-·*][ \t]?)\p{L}(?![\p{L}\p{N}])){3,}/gu;
 
+/** A cheap test for ASCII text: could SPACED_LETTERS match at all? */
+const SPACED_ASCII =
+  /(?:^|[^A-Za-z0-9])[A-Za-z](?:(?:[ \t]{1,3}|[ \t]?[._*-][ \t]?)[A-Za-z](?![A-Za-z0-9])){3}/;
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /** A run that could be base64 (or base64url): long, no spaces, from the base64 alphabet. */
 const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{20,}={0,2}(?![A-Za-z0-9+/_-])/g;
 
@@ -99,21 +104,30 @@ export interface Readings {
 
 export function readingsOf(text: string): Readings {
   const disguises: string[] = [];
-  let plain = text.normalize('NFKC');
-  if (INVISIBLE.test(plain)) disguises.push('invisible characters');
-  plain = plain.replace(INVISIBLE, '');
-  const decoded = decodeEntities(plain);
-  if (decoded !== plain) disguises.push('HTML entities');
-  plain = decoded;
-  const percent = decodePercent(plain);
-  if (percent !== plain) disguises.push('percent-encoding');
-  plain = percent;
+  // Plain ASCII (most of any corpus) has no compatibility forms, invisible characters or
+  // look-alikes to undo: the Unicode passes are skipped for it.
+  const ascii = !NON_ASCII.test(text);
+  let plain = ascii ? text : text.normalize('NFKC');
+  if (!ascii && INVISIBLE.test(plain)) {
+    disguises.push('invisible characters');
+    plain = plain.replace(INVISIBLE, '');
+  }
+  if (plain.includes('&')) {
+    const decoded = decodeEntities(plain);
+    if (decoded !== plain) disguises.push('HTML entities');
+    plain = decoded;
+  }
+  if (plain.includes('%')) {
+    const percent = decodePercent(plain);
+    if (percent !== plain) disguises.push('percent-encoding');
+    plain = percent;
+  }
   // Emphasis and inline-code markers split a phrase for a regular expression, not for a reader.
   plain = plain.replace(/[*`~]+/g, '');
 
   const extra: string[] = [];
   const squashed: string[] = [];
-  if (/[\p{Script=Latin}]/u.test(plain) && HOMOGLYPH.test(plain)) {
+  if (!ascii && /[\p{Script=Latin}]/u.test(plain) && HOMOGLYPH.test(plain)) {
     HOMOGLYPH.lastIndex = 0;
     const mapped = plain.replace(HOMOGLYPH, (letter) => HOMOGLYPHS[letter] ?? letter);
     if (mapped !== plain) {
@@ -122,7 +136,8 @@ export function readingsOf(text: string): Readings {
     }
   }
   HOMOGLYPH.lastIndex = 0;
-  const spaced = [...plain.matchAll(SPACED_LETTERS)].map((match) => match[0]);
+  const spaced =
+    ascii && !SPACED_ASCII.test(plain) ? [] : [...plain.matchAll(SPACED_LETTERS)].map((match) => match[0]);
   if (spaced.length > 0) {
     disguises.push('letter spacing');
     extra.push(plain.replace(SPACED_LETTERS, (run) => collapseSpacing(run)));

@@ -46,16 +46,18 @@ export function assessUnit(text: string, kind: UnitKind = 'sentence'): Assessmen
     if (!known || known.weight < rule.weight)
       best.set(rule.id, { rule: rule.id, weight: rule.weight, reason: rule.reason, match });
   };
-  for (const reading of [readings.plain, ...readings.extra])
+  for (const reading of [readings.plain, ...readings.extra]) {
     for (const rule of RULES) {
       const match = rule.pattern.exec(reading);
       if (match) note(rule, match[0].trim());
     }
-  for (const reading of readings.squashed)
+  }
+  for (const reading of readings.squashed) {
     for (const rule of SQUASHED_RULES) {
       const match = rule.pattern.exec(reading);
       if (match) note(rule, match[0]);
     }
+  }
   const findings = [...best.values()].sort((left, right) => right.weight - left.weight);
   let score = findings.reduce((sum, finding) => sum + finding.weight, 0);
   // Text a reader never sees (a comment) or had to be decoded to be read says something only a
