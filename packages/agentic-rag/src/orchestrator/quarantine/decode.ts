@@ -84,7 +84,7 @@ const SPACED_LETTERS =
 /** A cheap test for ASCII text: could SPACED_LETTERS match at all? */
 const SPACED_ASCII =
   /(?:^|[^A-Za-z0-9])[A-Za-z](?:(?:[ \t]{1,3}|[ \t]?[._*-][ \t]?)[A-Za-z](?![A-Za-z0-9])){3}/;
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[^\t\n\r\x20-\x7e]/;
 
 /** A run that could be base64 (or base64url): long, no spaces, from the base64 alphabet. */
 const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{20,}={0,2}(?![A-Za-z0-9+/_-])/g;
