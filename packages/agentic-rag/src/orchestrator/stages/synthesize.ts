@@ -60,8 +60,13 @@ interface Candidate {
   unit: TextUnit;
   /** Every unit of the candidate's chunk, in order: its neighbours come from here. */
   siblings: readonly TextUnit[];
-  /** The unit's stems, with those of the source's own question when it answers one (an FAQ). */
+  /**
+   * The unit's stems, with those of what it is read under: the chunk's title, its section heading,
+   * the source's own question when it answers one (an FAQ).
+   */
   stems: Set<string>;
+  /** The unit's own stems: two units are duplicates by what they say, not by where they sit. */
+  own: ReadonlySet<string>;
   /** What the unit is worth whatever it covers: rank, kind of answer, identifiers, penalties. */
   base: number;
   /** The heading of the API operation the chunk describes, if it is an operation's chunk. */
@@ -132,10 +137,13 @@ export function extractiveAnswer(
       (source.title && OPERATION_HEADING.test(source.title)
         ? { kind: 'heading' as const, text: source.title, position: -1, block: -1 }
         : undefined);
+    // The title heads the whole chunk ("ServiceLevel schema"); a Markdown heading, its section.
+    const title = contentStems(source.title ?? '');
     let heading: string[] | null = null;
     for (const unit of siblings) {
       if (unit.kind === 'code') continue;
-      const stems = new Set(contentStems(unit.text));
+      const own = new Set(contentStems(unit.text));
+      const stems = new Set(own);
       if (unit.kind === 'heading') heading = [...stems];
       unitCount++;
       for (const stem of stems) frequency.set(stem, (frequency.get(stem) ?? 0) + 1);
@@ -145,11 +153,13 @@ export function extractiveAnswer(
       const before = siblings[unit.position - 1];
       if (before && isQuestion(before.text)) for (const stem of contentStems(before.text)) stems.add(stem);
       if (heading && unit.kind !== 'heading') for (const stem of heading) stems.add(stem);
+      if (unit.kind !== 'heading') for (const stem of title) stems.add(stem);
       candidates.push({
         source,
         unit,
         siblings,
         stems,
+        own,
         base: baseScore(source, unit, shape.asks, operations, identifiers, !!operation, focus),
         operation: operation ?? null,
         named: names.some((name) => name.test(unit.text)),
@@ -346,13 +356,15 @@ function choose(
     for (const candidate of pool) {
       if (picks.includes(candidate)) continue;
       if ((perSource.get(candidate.source.chunkId) ?? 0) >= MAX_PER_SOURCE) continue;
+      // A unit counts with what it is read under (title, heading, FAQ question): once a passage
+      // of a document is quoted, its citation carries that context, so the rest must add more.
       const gain = share(candidate.stems, covered);
       // A number question whose answer holds no figure yet reads on to the chunk's figure.
       const figure = !numbered && asks.has('number') && hasNumber(candidate.unit.text);
       // Asked which operation to call, the answer is operations: prose joins only from their own
       // chunks. A question about a thing it names as code (`ShipmentStatus`) is answered by passages
       // that name it.
-      const newChunk = !picks.some((pick) => pick.source.chunkId === candidate.source.chunkId);
+      const newChunk = !picks.some((pick) => pick.source.sourceId === candidate.source.sourceId);
       const offTopic =
         newChunk &&
         ((operationFirst && !candidate.operation && !OPERATION_REFERENCE.test(candidate.unit.text)) ||
@@ -360,14 +372,14 @@ function choose(
       if (picks.length > 0 && offTopic) continue;
       if (picks.length > 0 && gain < threshold(candidate, picks, share(candidate.stems, none), figure))
         continue;
-      if (picks.some((picked) => overlap(picked.stems, candidate.stems) > NEAR_DUPLICATE)) continue;
+      if (picks.some((picked) => overlap(picked.own, candidate.own) > NEAR_DUPLICATE)) continue;
       const number = asks.has('number') && hasNumber(candidate.unit.text);
       // Once the answer holds a figure, another figure is worth only what it covers.
       const value =
         0.6 * gain +
         candidate.base -
         (numbered && number ? NUMBER_FIT : 0) +
-        (perSource.has(candidate.source.chunkId) ? SAME_SOURCE : 0);
+        (picks.some((pick) => pick.source.sourceId === candidate.source.sourceId) ? SAME_SOURCE : 0);
       if (!best || value > best.value) best = { candidate, value };
     }
     if (!best) break;
@@ -393,10 +405,16 @@ function threshold(
   coverage: number,
   figure: boolean,
 ): number {
-  const sameChunk = picks.filter((pick) => pick.source.chunkId === candidate.source.chunkId);
-  if (figure && sameChunk.length > 0) return 0;
-  if (sameChunk.some((pick) => pick.unit.block === candidate.unit.block)) return Number.MIN_VALUE;
-  if (sameChunk.length > 0) return MIN_GAIN / 2;
+  // A document's chunks are one source to its reader (and to its citation).
+  const sameDocument = picks.filter((pick) => pick.source.sourceId === candidate.source.sourceId);
+  if (figure && sameDocument.length > 0) return 0;
+  if (
+    sameDocument.some(
+      (pick) => pick.source.chunkId === candidate.source.chunkId && pick.unit.block === candidate.unit.block,
+    )
+  )
+    return Number.MIN_VALUE;
+  if (sameDocument.length > 0) return MIN_GAIN / 2;
   return coverage >= MIN_COVERAGE ? NEW_SOURCE_GAIN : Number.POSITIVE_INFINITY;
 }
 
