@@ -48,7 +48,17 @@ const MIN_GAIN = 0.12;
 const NEW_SOURCE_GAIN = 0.2;
 /** Staying with a source already quoted: one coherent passage over a collage. */
 const SAME_SOURCE = 0.12;
-const NUMBER_FIT = 0.12;
+/**
+ * What fitting the kind of answer asked for is worth: a figure for a number question, a cause or
+ * condition for a why, an operation for an endpoint question, a definition of the focus itself.
+ * List members, definitional verbs in general and decisive words are weaker signs (their shapes
+ * are common), so they weigh less.
+ */
+const NUMBER_FIT = 0.15;
+const KIND_FIT = 0.15;
+const DEFINES_FOCUS_FIT = 0.25;
+const WEAK_FIT = 0.08;
+const DECISIVE_FIT = 0.05;
 const HALF = 0.5;
 const LOOKUP_TOOL = 'tool:lookup';
 const CATALOGUE_CODES = 4;
@@ -299,11 +309,12 @@ function baseScore(
       : 0;
   let fit = 0;
   if (asks.has('number') && hasNumber(text)) fit += NUMBER_FIT;
-  if (asks.has('definition') && isDefinitional(text)) fit += definesFocus(text, focus) ? 0.25 : 0.08;
-  if ((asks.has('list') || asks.has('steps')) && unit.kind !== 'sentence') fit += 0.08;
-  if (asks.has('yes-no') && isDecisive(text)) fit += 0.05;
-  if (asks.has('reason') && givesReason(text)) fit += 0.08;
-  if (operations && (OPERATION_REFERENCE.test(text) || inOperation)) fit += 0.15;
+  if (asks.has('definition') && isDefinitional(text))
+    fit += definesFocus(text, focus) ? DEFINES_FOCUS_FIT : WEAK_FIT;
+  if ((asks.has('list') || asks.has('steps')) && unit.kind !== 'sentence') fit += WEAK_FIT;
+  if (asks.has('yes-no') && isDecisive(text)) fit += DECISIVE_FIT;
+  if (asks.has('reason') && givesReason(text)) fit += KIND_FIT;
+  if (operations && (OPERATION_REFERENCE.test(text) || inOperation)) fit += KIND_FIT;
   const reference = source.origin === 'reference' ? -0.1 : 0;
   // A catalogue line that names many codes at once ("`400`: malformed (`A`, `B`, `C`)") says a
   // code exists, not what it means: a statement about it is the better answer, unless a list is
