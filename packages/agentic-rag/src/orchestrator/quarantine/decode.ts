@@ -155,7 +155,9 @@ export function readingsOf(text: string): Readings {
 
 /** "i g n o r e  a l l" → "ignore all": a double gap (or a slash) separates words, a single one letters. */
 function collapseSpacing(run: string): string {
-  const words = run.split(/[ \t]{2,}|\s*[/|]\s*/);
+  // "i.g.n.o.r.e t.h.e" separates letters with dots and words with spaces; "i g n o r e  t h e"
+  // separates letters with one space and words with two.
+  const words = /[._\-·*]/.test(run) ? run.split(/\s+/) : run.split(/[ \t]{2,}|\s*[/|]\s*/);
   return words.map((word) => word.replace(/[ \t._\-·*]+/g, '')).join(' ');
 }
 

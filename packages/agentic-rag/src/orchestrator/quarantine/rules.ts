@@ -16,7 +16,7 @@ export interface Rule {
 
 /** Names a reader uses for an AI system; "agent" and "model" alone are too common (RL, ML, support). */
 const AI =
-  '(?:ai|a\\.i\\.|artificial intelligence|ai (?:assistant|agent|model|system|tool)s?|assistants?|llms?|large language models?|language models?|chat ?bots?|bots|virtual assistants?|gpts?|chatgpt|copilot|claude|gemini|automated (?:readers?|systems?|agents?|assistants?|tools?|processes)|machine readers?|summari[sz]ers?)';
+  '(?:ai|a\\.i\\.|artificial intelligence|ai (?:assistant|agent|model|system|tool)s?|assistants?|llms?|large language models?|language models?|chat ?bots?|bots|virtual assistants?|gpts?|chatgpt|copilot|claude|gemini|automated (?:readers?|systems?|agents?|assistants?|tools?|processes)|machine readers?|summari[sz]ers?|answering (?:systems?|engines?|tools?)|(?:ai|machine)-generated (?:answers?|responses?|summaries))';
 const URL = String.raw`(?:\bhttps?:\/\/\S+|\bwww\.[a-z0-9-]+\.\S+)`;
 /** Secrets a person could be tricked into typing: payment, passwords, one-time codes. */
 const PERSONAL_SECRET =
@@ -68,6 +68,39 @@ export const RULES: readonly Rule[] = [
     "acts on the model's own instructions",
     String.raw`\b(?:stop following|overwrite|override|replace|change|disable|remove|delete|reset|turn off|switch off|lift)\s+(?:all\s+)?(?:your|the (?:prior|previous|earlier|original|system|initial))\s+(?:system\s+)?(?:prompt|guidelines|instructions|rules|restrictions|directives|programming|content rules|safety rules|filters|guardrails)\b|\byou\s+(?:no longer have|have no|are free of|are not bound by|are released from|are freed from)\s+(?:any\s+)?(?:restrictions|limits|rules|guidelines|filters|constraints)\b`,
   ),
+  // The model's own faculties in the second person ("your guidelines", "your browsing tool",
+  // "the rules you were given", "when you summarise this"): a reader has none of them.
+  rule(
+    'model-faculties',
+    0.6,
+    "speaks of the model's own instructions or tools",
+    String.raw`\byour\s+(?:\w+\s+)?(?:guidelines|instructions|restrictions|programming|system message|training data|browsing|search tool|web tool|fetch tool|tools|knowledge cutoff|content (?:rules|policy|filters))\b|\b(?:rules|instructions|guidelines|directions)\s+you\s+(?:were|have been)\s+given\b|\bwhen\s+you\s+(?:summari[sz]e|answer|respond|reply|quote|cite|generate)\b`,
+  ),
+  rule(
+    'override-instructions',
+    1,
+    'tells the model to ignore its instructions',
+    String.raw`\b(?:don't|do not|stop|no longer)\s+follow(?:ing)?\s+(?:the|your|any)\s+(?:\w+\s+)?(?:rules|instructions|guidelines|prompt|directions)\b|\byour\s+(?:guidelines|instructions|rules|restrictions|programming|system message)\s+(?:have|has)\s+been\s+(?:updated|changed|replaced|revised|lifted|removed)\b`,
+  ),
+  rule(
+    'addresses-ai',
+    1,
+    'addresses the AI reading the document',
+    String.raw`\bif\s+(?:this|the)\s+(?:text|page|document|message|file|content|note|report)\s+is\s+(?:being\s+)?(?:read|processed|parsed|summari[sz]ed|ingested|analy[sz]ed|seen|handled)\s+by\s+(?:an?\s+|the\s+|any\s+)?(?:${AI}|model)\b|\b(?:should|if|when)\s+(?:an?\s+|the\s+|any\s+)?${AI}\s+(?:be|is|are|gets?)\s+(?:asked|queried|prompted|used)\b|(?:^|[.!?]\s+)(?:\w+\s+){0,2}(?:for|to)\s+(?:the\s+|any\s+|all\s+)?${AI}\s*:`,
+    'im',
+  ),
+  rule(
+    'persona',
+    1,
+    'tries to give the model a new role',
+    String.raw`\b(?:respond|answer|reply|act|write|speak)\s+as\s+if\s+you\s+(?:were|are)\b|\byou\s+will\s+now\s+(?:claim|say|tell|answer|respond|reply|state|recommend|insist|pretend|act)\b|\bas the (?:assistant|ai|model|chatbot) you are\b`,
+  ),
+  rule(
+    'directive-modal',
+    0.6,
+    'gives an order to whoever answers',
+    String.raw`\b(?:it|you|they)\s+(?:is|are)\s+to\s+(?:respond|answer|say|reply|state|claim|tell|recommend|insist)\b|\b(?:only|solely)\s+valid\s+if\b`,
+  ),
   rule(
     'operator',
     0.6,
@@ -90,7 +123,7 @@ export const RULES: readonly Rule[] = [
     'role-tag',
     1,
     'carries chat-template or role markup',
-    String.raw`<\|?\s*\/?\s*(?:system|assistant|im_start|im_end|instructions?|sys|developer)\s*\|?>|\[\/?INST\]|\[\/?\s*(?:system|assistant|sys)\s*\]|<<\/?SYS>>|\b(?:begin|start|end)\s+(?:of\s+)?(?:the\s+)?(?:system|developer|hidden)\s+(?:prompt|message|instructions)\b|\bsystem\s*(?:prompt|message|override)\s*:`,
+    String.raw`<\|?\s*\/?\s*(?:system|assistant|im_start|im_end|sys|developer)\s*\|?>|<(instructions?|prompt)>[\s\S]*?<\/\1>|\[\/?INST\]|\[\/?\s*(?:system|assistant|sys)\s*\]|<<\/?SYS>>|\b(?:begin|start|end)\s+(?:of\s+)?(?:the\s+)?(?:system|developer|hidden)\s+(?:prompt|message|instructions)\b|\bsystem\s*(?:prompt|message|override)\s*:`,
   ),
   rule(
     'role-tag',
@@ -270,7 +303,7 @@ export const RULES: readonly Rule[] = [
     'asks-credentials',
     1,
     'asks for secrets in the conversation',
-    String.raw`(?:^|[.:;!]\s+|\b(?:please|and|then|also|now|first)\s+)(?:collect|obtain|gather|harvest|ask for|ask them for|get)\s+(?:the\s+)?(?:\w+'s\s+|their\s+|your\s+)?(?:\w+\s+)?(?:passwords?|pin(?: codes?)?\b|cvv2?|cvc|security codes?|one-time codes?|seed phrases?|online banking (?:details|password))|\b(?:${PERSONAL_SECRET}|${API_SECRET})\b[^.\n]{0,40}\b(?:paste|include|put|write|add|repeat|quote)\s+(?:it|them)\s+(?:in|into)\s+(?:your|the|this)\s+(?:answer|reply|response|output|message|chat)\b|\b(?:include|put|add|insert|paste|repeat|write|type|enter)\b[^.\n]{0,40}\b(?:${PERSONAL_SECRET}|${API_SECRET})[^.\n]{0,30}\b(?:in|into)\s+(?:your|the|this)\s+(?:next\s+)?(?:message|reply|answer|response|output|chat|conversation)\b|\b(?:ask|tell|get|have|request|require)\s+(?:the\s+|every\s+|all\s+)?(?:users?|customers?|callers?|readers?|visitors?)\s+(?:to|for)\b[^.\n]{0,40}\b(?:cvv2?|cvc|security codes?|pin(?: codes?)?\b|passwords?|passcodes?|full card numbers?|seed phrases?|recovery phrases?|one-time (?:codes?|passwords?)|online banking)`,
+    String.raw`\b(?:share|send|post|paste|type|enter|give)\b[^.\n]{0,30}\b(?:${PERSONAL_SECRET}|${API_SECRET}|session tokens?|auth(?:entication)? tokens?|cookies?)\b[^.\n]{0,20}\b(?:in|into|to)\s+(?:the|this|our)\s+(?:chat|conversation|thread|reply|answer)\b|(?:^|[.:;!]\s+|\b(?:please|and|then|also|now|first)\s+)(?:collect|obtain|gather|harvest|ask for|ask them for|get)\s+(?:the\s+)?(?:\w+'s\s+|their\s+|your\s+)?(?:\w+\s+)?(?:passwords?|pin(?: codes?)?\b|cvv2?|cvc|security codes?|one-time codes?|seed phrases?|online banking (?:details|password))|\b(?:${PERSONAL_SECRET}|${API_SECRET})\b[^.\n]{0,40}\b(?:paste|include|put|write|add|repeat|quote)\s+(?:it|them)\s+(?:in|into)\s+(?:your|the|this)\s+(?:answer|reply|response|output|message|chat)\b|\b(?:include|put|add|insert|paste|repeat|write|type|enter)\b[^.\n]{0,40}\b(?:${PERSONAL_SECRET}|${API_SECRET})[^.\n]{0,30}\b(?:in|into)\s+(?:your|the|this)\s+(?:next\s+)?(?:message|reply|answer|response|output|chat|conversation)\b|\b(?:ask|tell|get|have|request|require)\s+(?:the\s+|every\s+|all\s+)?(?:users?|customers?|callers?|readers?|visitors?)\s+(?:to|for)\b[^.\n]{0,40}\b(?:cvv2?|cvc|security codes?|pin(?: codes?)?\b|passwords?|passcodes?|full card numbers?|seed phrases?|recovery phrases?|one-time (?:codes?|passwords?)|online banking)`,
   ),
   rule(
     'asks-credentials',
@@ -282,7 +315,7 @@ export const RULES: readonly Rule[] = [
     'redirects-to-url',
     0.5,
     'sends the reader to a URL',
-    String.raw`\b(?:visit|go to|navigate to|head to|click|open|follow|log ?in (?:at|on|via)|sign ?in (?:at|on|via)|proceed to|browse to|redirect(?:ed)? to|be sent to)\b[^.\n]{0,40}?${URL}`,
+    String.raw`\b(?:visit|go to|navigate to|head to|click|open|follow|fetch|load|retrieve|request|ping|log ?in (?:at|on|via)|sign ?in (?:at|on|via)|proceed to|browse to|redirect(?:ed)? to|be sent to)\b[^.\n]{0,40}?${URL}`,
   ),
 
   // --- tool calls
@@ -323,7 +356,7 @@ export const RULES: readonly Rule[] = [
     'addresses-ai',
     1,
     'addresses the AI reading the document',
-    String.raw`\b(?:nota|mensaje|aviso)\s+para\s+(?:la\s+|el\s+|los\s+)?(?:ia|inteligencia artificial|asistentes?|modelos? de lenguaje)\b|\b(?:note|message|consigne)\s+(?:à|a|pour)\s+(?:l'|l’|la\s+|le\s+|les\s+)?(?:ia|assistants?|intelligence artificielle|modèles? de langage)\b|\b(?:hinweis|nachricht|notiz|anweisung)\s+(?:an|für)\s+(?:die\s+|den\s+|alle\s+)?(?:ki|assistenten|sprachmodelle?|chatbots?)\b`,
+    String.raw`\b(?:nota|mensaje|aviso)\s+para\s+(?:la\s+|el\s+|los\s+)?(?:ia|inteligencia artificial|asistentes?|modelos? de lenguaje)\b|\b(?:note|message|consigne)\s+(?:à|a|pour)\s+(?:l'|l’|la\s+|le\s+|les\s+)?(?:ia|assistants?|intelligence artificielle|modèles? de langage)\b|\b(?:hinweis|nachricht|notiz|anweisung)\s+(?:an|für)\s+(?:die\s+|den\s+|das\s+|alle\s+)?(?:ki|assistenten|sprachmodelle?|chatbots?)\b`,
   ),
 ];
 
@@ -333,7 +366,7 @@ export const SQUASHED_RULES: readonly Rule[] = [
     'override-instructions',
     1,
     'tells the model to ignore its instructions (letter-spaced)',
-    '(?:ignore|disregard|forget)(?:all|any|the|your)*(?:previous|prior|above|earlier|system)(?:instructions?|prompts?|rules)',
+    '(?:ignore|disregard|forget)(?:all|any|the|your)*(?:previous|prior|above|earlier|system)?(?:instructions?|prompts?|rules)',
   ),
   rule(
     'addresses-ai',
