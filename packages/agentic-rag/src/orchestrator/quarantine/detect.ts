@@ -1,5 +1,5 @@
 import { readingsOf } from './decode.js';
-import { RULES, SQUASHED_RULES, type Rule } from './rules.js';
+import { PROSE_ONLY, RULES, SQUASHED_RULES, type Rule } from './rules.js';
 import { splitUnits, type Unit, type UnitKind } from './units.js';
 
 /** Evidence at or above this quarantines a unit; half of it does when a neighbour is quarantined. */
@@ -39,7 +39,7 @@ export interface Assessment {
 /** What one unit says to a model: every rule that matched in any reading, best per rule. */
 export function assessUnit(text: string, kind: UnitKind = 'sentence'): Assessment {
   // A comment's delimiters are markup: what it says starts after `<!--`.
-  const readings = readingsOf(kind === 'comment' ? text.replace(/^<!--|-->$/g, ' ') : text);
+  const readings = readingsOf(kind === 'comment' ? text.replace(/^<!--|-->$/g, '').trim() : text);
   const best = new Map<string, Finding>();
   const note = (rule: Rule, match: string) => {
     const known = best.get(rule.id);
@@ -48,6 +48,7 @@ export function assessUnit(text: string, kind: UnitKind = 'sentence'): Assessmen
   };
   for (const reading of [readings.plain, ...readings.extra]) {
     for (const rule of RULES) {
+      if (kind === 'code' && PROSE_ONLY.has(rule.id)) continue;
       const match = rule.pattern.exec(reading);
       if (match) note(rule, match[0].trim());
     }

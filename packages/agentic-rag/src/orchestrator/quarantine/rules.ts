@@ -227,7 +227,7 @@ export const RULES: readonly Rule[] = [
     'generic-question',
     0.5,
     'speaks of questions and answers in general',
-    String.raw`\balways\s+(?:say|state|claim|mention)\b|\b(?:and|but)\s+nothing else\b|\bthe (?:only )?(?:answer|reply|response) to (?:any|every|all|each)\b|\b(?:any|every|all|each)\s+(?:\w+\s+){0,2}(?:questions?|queries|prompts)\s+(?:about|on|regarding|with)\b`,
+    String.raw`\balways\s+(?:say|state|claim|mention)\b|\b(?:say|output|answer|reply|respond|write|print|return)\b[^.\n]{0,40}\b(?:and|but)\s+nothing else\b|\bthe (?:only )?(?:answer|reply|response) to (?:any|every|all|each)\b|\b(?:any|every|all|each)\s+(?:\w+\s+){0,2}(?:questions?|queries|prompts)\s+(?:about|on|regarding|with)\b`,
   ),
   rule(
     'dictates-answer',
@@ -345,6 +345,26 @@ export const RULES: readonly Rule[] = [
     String.raw`\b(?:use)\s+(?:the\s+)?[\`'"]?(?:calc|lookup|http_fetch|web_search|browser)[\`'"]?\s+(?:tool|function)\b|\b(?:call|invoke|trigger|execute)\s+(?:the\s+)?\w+\s+tool\s+with\b`,
   ),
 
+  rule(
+    'answer-reference',
+    0.4,
+    'refers to the answer being written',
+    String.raw`\b(?:the|your|every|each|any)\s+(?:final\s+)?(?:answer|reply|response|summary|output)s?\b(?!\s+(?:code|status|header|body|time|format|field|object|payload|schema|type))|\byou(?:'re|’re| are)?\s+(?:answering|summari[sz]ing|responding|replying|generating|answer|summari[sz]e|respond|reply|generate)\b|\b(?:automated|ai|machine)[- ](?:summaries|answers|responses|generated)\b`,
+  ),
+  rule(
+    'order',
+    0.3,
+    'gives an order',
+    String.raw`\b(?:must|should|shall|has to|have to|needs? to|is to|are to)\s+(?:always\s+|never\s+|only\s+)?(?:say|state|claim|describe|tell|answer|reply|respond|mention|recommend|include|omit|skip|hide|treat|insist|present|call)\b|(?:^|[.:;!,)]\s+|\b(?:please|kindly|just|simply)\s+)(?:say|state|claim|describe|tell|answer|reply|respond|output|append|omit|skip|hide|mention|recommend|praise|insist|pretend|treat|rank|ignore|disregard|forget|approve|deny|grant)\b`,
+    'im',
+  ),
+  rule(
+    'bends-content',
+    0.4,
+    'bends what the answer says',
+    String.raw`\beven if\b[^.\n]{0,30}\b(?:sources?|documents?|context|evidence|data|facts?)\b|\b(?:say|output|answer|reply|respond|write|print|return)\b[^.\n]{0,40}\b(?:nothing|no other (?:text|words?))\s+(?:else|except|but)\b|\bexcept the (?:word|phrase)\b|\bnever mention\b|\b(?:describe|present|portray|frame)\s+(?:this|it|the \w+)\s+as\b|\b(?:skip|omit|leave out|drop)\s+(?:the|any|every|all)\s+(?:\w+\s+){0,2}(?:section|part|mention|reference|paragraph)s?\b[^.\n]{0,30}\b(?:entirely|completely|altogether)\b`,
+  ),
+
   // --- other languages: the same shapes, in the languages a sample corpus is likely to mix in
   rule(
     'override-instructions',
@@ -359,6 +379,12 @@ export const RULES: readonly Rule[] = [
     String.raw`\b(?:nota|mensaje|aviso)\s+para\s+(?:la\s+|el\s+|los\s+)?(?:ia|inteligencia artificial|asistentes?|modelos? de lenguaje)\b|\b(?:note|message|consigne)\s+(?:à|a|pour)\s+(?:l'|l’|la\s+|le\s+|les\s+)?(?:ia|assistants?|intelligence artificielle|modèles? de langage)\b|\b(?:hinweis|nachricht|notiz|anweisung)\s+(?:an|für)\s+(?:die\s+|den\s+|das\s+|alle\s+)?(?:ki|assistenten|sprachmodelle?|chatbots?)\b`,
   ),
 ];
+
+// --- the grammar of an order to whoever writes the answer, with no particular vocabulary: a
+// reference to the answer being written, an order, and a bent to the content. Each is common in
+// ordinary documentation alone; it takes two or three in one sentence to quarantine.
+/** The grammar rules read prose only: code is full of imperatives, returns and responses. */
+export const PROSE_ONLY: ReadonlySet<string> = new Set(['answer-reference', 'order', 'bends-content']);
 
 /** Rules for letter-spaced text read with its spaces removed ("ignoreallpreviousinstructions"). */
 export const SQUASHED_RULES: readonly Rule[] = [
