@@ -132,7 +132,7 @@ export function matchOperations(
   const actionObject = directObject(question, action.verbs);
   const documentFrequency = new Map<string, number>();
   for (const operation of operations) {
-    for (const word of objectWords)
+    for (const word of words)
       if (operation.terms.has(word)) documentFrequency.set(word, (documentFrequency.get(word) ?? 0) + 1);
   }
   const idf = (word: string) =>
@@ -140,7 +140,11 @@ export function matchOperations(
   const ranked: OperationScore[] = [];
   for (const operation of operations) {
     let object = 0;
-    for (const word of objectWords) {
+    // An action operation whose own words hold the question's verb ("cancel", "void") is about
+    // what the verb says even when the object is misspelt or unnamed: the verb counts as object.
+    const named =
+      operation.operationType === 'action' ? [...verbs].filter((verb) => operation.ownWords.has(verb)) : [];
+    for (const word of [...objectWords, ...named]) {
       const weight = operation.terms.get(word);
       if (weight === undefined) continue;
       object += weight * idf(word) * (actionObject.has(word) ? OBJECT_BOOST : 1);
