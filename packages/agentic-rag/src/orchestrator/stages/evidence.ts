@@ -24,7 +24,8 @@ export function evidence(
 ): { score: number; best: Source | null } {
   // The question's focus: words like "endpoint", "call" or "happens" say what kind of answer is
   // wanted, and no passage has to contain them.
-  const wanted = questionShape(query).focus;
+  const shape = questionShape(query);
+  const wanted = shape.focus;
   // Corrections name Postgres lexemes ("capit"), which stem a little differently from ours.
   // Prefixes of three letters or fewer relate too much ("po" and "pomdp"): those must be equal.
   const related = (stem: string, lexeme: string) =>
@@ -55,7 +56,7 @@ export function evidence(
   }
   // A question of several parts ("…, and what …?") is several questions: two sources that
   // between them cover it are evidence, as one source covering it all would be.
-  if (multiPart(query) && wanted.length > 0) {
+  if (shape.multiPart && wanted.length > 0) {
     for (const [index, first] of coverage.entries()) {
       for (const second of coverage.slice(index + 1)) {
         const union = new Set([...first.covered, ...second.covered]).size / wanted.length;
@@ -68,15 +69,6 @@ export function evidence(
     }
   }
   return best;
-}
-
-/** "How long is it valid, and can it be refreshed?": a second question joined to the first. */
-function multiPart(query: string): boolean {
-  return (
-    /[,;]\s*(and|or|but)?\s*(what|which|who|where|when|why|how|can|does|do|is|are|should)\b/i.test(query) ||
-    /\band (what|which|who|where|when|why|how)\b/i.test(query) ||
-    (query.match(/\?/g)?.length ?? 0) > 1
-  );
 }
 
 /**

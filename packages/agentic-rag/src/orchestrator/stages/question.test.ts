@@ -34,4 +34,15 @@ describe('questionShape', () => {
   ])('the focus of %j is %j', (query, focus) => {
     expect(questionShape(query).focus).toEqual(focus);
   });
+
+  it.each([
+    ['How long is a token valid, and can it be refreshed?', true],
+    ['Who owns the runbook and at what lag does it page?', true],
+    ['Who owns the runbook, and at what lag does it page?', true],
+    ['How do retries and timeouts interact?', false],
+    ['What failed? Why did it fail?', true],
+    ['Which fields, values and types does a location have?', false],
+  ])('%j has several parts: %s', (query, multiPart) => {
+    expect(questionShape(query).multiPart).toBe(multiPart);
+  });
 });

@@ -15,6 +15,8 @@ export interface QuestionShape {
    * answer is wanted ("endpoint", "mean", "happens", "steps"), each once, in question order.
    */
   focus: string[];
+  /** "How long is it valid, and can it be refreshed?": a second question joined to the first. */
+  multiPart: boolean;
 }
 
 // The patterns read the lower-cased question. Each says which wording signals the kind, so that a
@@ -95,5 +97,13 @@ export function questionShape(query: string, intent = 'general'): QuestionShape 
   for (const [ask, pattern] of ASKS) if (pattern.test(lower)) asks.add(ask);
   if (intent === 'entity') asks.add('entity');
   const focus = [...new Set(contentStems(query))].filter((word) => !KIND_WORDS.has(word));
-  return { asks, focus };
+  return { asks, focus, multiPart: multiPart(query) };
+}
+
+function multiPart(query: string): boolean {
+  return (
+    /[,;]\s*(and|or|but)?\s*(at|in|on|for|to|from|by|with)?\s*(what|which|who|where|when|why|how|can|does|do|is|are|should)\b/i.test(query) ||
+    /\band (at |in |on |for |to |from |by |with )?(what|which|who|where|when|why|how)\b/i.test(query) ||
+    (query.match(/\?/g)?.length ?? 0) > 1
+  );
 }

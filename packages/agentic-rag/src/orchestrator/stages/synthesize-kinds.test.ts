@@ -154,6 +154,15 @@ const cases: Array<[string, string, Source[], string, string[]]> = [
     ['guides/dimensional-weight.md'],
   ],
   [
+    'two questions in one: a second source joins because it answers the second part on its own',
+    'How long are failed webhook deliveries retried, and how do I verify their signature?',
+    [webhookSigning, webhookRetries],
+    'Verify the signature of every delivery before you trust it [1]. ' +
+      'Webhook deliveries that fail are retried with exponential backoff [2]. ' +
+      'Retries continue for up to 24 hours, then the delivery is dropped [2].',
+    ['api/webhook-signatures.md', 'api/webhooks.md'],
+  ],
+  [
     'a definition: the "X is" sentence over the one that uses the term',
     'What does idempotency key mean?',
     [idempotencyUsage, idempotencyGlossary],

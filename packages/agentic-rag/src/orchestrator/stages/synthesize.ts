@@ -188,7 +188,14 @@ export function extractiveAnswer(
       .filter((stem) => stems.has(stem) && !except.has(stem))
       .reduce((sum, stem) => sum + weight(stem), 0) / total;
 
-  const picks = choose(candidates, shape.asks, share, shape.asks.has('operation'), names.length > 0);
+  const picks = choose(
+    candidates,
+    shape.asks,
+    share,
+    shape.asks.has('operation'),
+    names.length > 0,
+    shape.multiPart,
+  );
   if (tools.length === 0 && picks.length === 0 && candidates.length > 0 && focus.length > 0)
     return { answer: '', cited: [], notAddressed: 'no passage covers the question' };
   const missing =
@@ -344,6 +351,7 @@ function choose(
   share: (stems: ReadonlySet<string>, except: ReadonlySet<string>) => number,
   operationFirst: boolean,
   named: boolean,
+  multiPart: boolean,
 ): Candidate[] {
   const picks: Candidate[] = [];
   const covered = new Set<string>();
@@ -381,7 +389,10 @@ function choose(
         ((operationFirst && !candidate.operation && !OPERATION_REFERENCE.test(candidate.unit.text)) ||
           (named && !candidate.named));
       if (picks.length > 0 && offTopic) continue;
-      if (picks.length > 0 && gain < threshold(candidate, picks, share(candidate.stems, none), figure))
+      if (
+        picks.length > 0 &&
+        gain < threshold(candidate, picks, share(candidate.stems, none), figure, multiPart)
+      )
         continue;
       if (picks.some((picked) => overlap(picked.own, candidate.own) > NEAR_DUPLICATE)) continue;
       const number = asks.has('number') && hasNumber(candidate.unit.text);
@@ -406,15 +417,18 @@ function choose(
 
 /**
  * What a further unit must add: nothing more for the figure a number question still lacks, in a
- * chunk already quoted; anything in a paragraph already quoted (it reads on from it), half
- * the usual share elsewhere in a chunk already quoted, and from a new chunk the full share, and
- * only if the unit is about the question on its own: a new source is cited only when it answers.
+ * document already quoted; anything in a paragraph already quoted (it reads on from it), half
+ * the usual share elsewhere in a document already quoted, and from a new document the full share,
+ * and only if the unit covers half the focus on its own (as the evidence gate asks of a source),
+ * or a third of it for a question of several parts (each source may answer one): a new source is
+ * cited only when it answers.
  */
 function threshold(
   candidate: Candidate,
   picks: readonly Candidate[],
   coverage: number,
   figure: boolean,
+  multiPart: boolean,
 ): number {
   // A document's chunks are one source to its reader (and to its citation).
   const sameDocument = picks.filter((pick) => pick.source.sourceId === candidate.source.sourceId);
@@ -426,7 +440,7 @@ function threshold(
   )
     return Number.MIN_VALUE;
   if (sameDocument.length > 0) return MIN_GAIN / 2;
-  return coverage >= MIN_COVERAGE ? NEW_SOURCE_GAIN : Number.POSITIVE_INFINITY;
+  return coverage >= (multiPart ? MIN_COVERAGE : HALF) ? NEW_SOURCE_GAIN : Number.POSITIVE_INFINITY;
 }
 
 /**

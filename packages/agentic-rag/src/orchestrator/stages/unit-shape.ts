@@ -60,9 +60,12 @@ export function needsAntecedent(text: string): boolean {
 const NUMBER_WORDS =
   /\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand|million|once|twice|half|double)\b/i;
 
-/** A figure: digits or a number word ("four levels", "30 to 300", "99.9%"). */
+/**
+ * A figure: a number standing on its own or a number word ("four levels", "30 to 300", "99.9%"),
+ * not the digits of a name (`SHA256`, `v1`, `loc_01HQ`).
+ */
 export function hasNumber(text: string): boolean {
-  return /\d/.test(text) || NUMBER_WORDS.test(text);
+  return /(?<![\p{L}\d_.])\d+(?:[.,]\d+)*(?![\p{L}\d_])/u.test(text) || NUMBER_WORDS.test(text);
 }
 
 /** "X is …", "X means …", "X refers to …": the shape of a definition. */
