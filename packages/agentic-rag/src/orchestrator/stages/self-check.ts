@@ -3,6 +3,7 @@ import type { Source } from '../sources.js';
 import { contentStems, splitSentences } from '../text.js';
 import type { SelfCheck } from '../types.js';
 import { questionShape } from './question.js';
+import { injectionsIn } from './suspicion.js';
 import { isFragment } from './unit-shape.js';
 
 /** A sentence is supported when its cited sources contain this share of its content words. */
@@ -41,7 +42,7 @@ export function selfCheck(
   const warnings: string[] = [];
   const byIndex = new Map(cited.map((entry) => [entry.index, entry.source]));
   for (const source of sources) {
-    const injected = findInjections(source.text);
+    const injected = injectionsIn(source);
     if (injected.length > 0) {
       warnings.push(
         `${source.sourceId} contains instructions aimed at the model ("${injected[0]}"); they were treated as data and not followed`,

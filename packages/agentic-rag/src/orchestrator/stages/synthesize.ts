@@ -1,6 +1,7 @@
 import { parseEntityReference } from '../../graph/index.js';
 import { extractIdentifiers } from '../../retrieve/index.js';
 import { findInjections } from '../injection.js';
+import { injectionsIn } from './suspicion.js';
 import type { Source } from '../sources.js';
 import { contentStems, overlap, splitSentences, splitUnits, type TextUnit } from '../text.js';
 import { questionShape, type Ask } from './question.js';
@@ -129,7 +130,7 @@ export function extractiveAnswer(
   const tools = sources.filter(
     (source) =>
       source.origin === 'tool' &&
-      findInjections(source.text).length === 0 &&
+      injectionsIn(source).length === 0 &&
       !(defined && source.sourceId === LOOKUP_TOOL),
   );
   const candidates: Candidate[] = [];
@@ -140,7 +141,7 @@ export function extractiveAnswer(
     const siblings = splitUnits(source.text);
     // The detector is costly and a clean text has no dirty unit: units are checked one by one
     // only in a source that carries an injection somewhere.
-    const suspicious = findInjections(source.text).length > 0;
+    const suspicious = injectionsIn(source).length > 0;
     // A later chunk of an operation's document has no heading of its own; its title names it.
     const operation =
       siblings.find((unit) => unit.kind === 'heading' && OPERATION_HEADING.test(unit.text)) ??
