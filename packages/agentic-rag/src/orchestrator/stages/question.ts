@@ -102,7 +102,9 @@ export function questionShape(query: string, intent = 'general'): QuestionShape 
 
 function multiPart(query: string): boolean {
   return (
-    /[,;]\s*(and|or|but)?\s*(at|in|on|for|to|from|by|with)?\s*(what|which|who|where|when|why|how|can|does|do|is|are|should)\b/i.test(query) ||
+    /[,;]\s*(and|or|but)?\s*(at|in|on|for|to|from|by|with)?\s*(what|which|who|where|when|why|how|can|does|do|is|are|should)\b/i.test(
+      query,
+    ) ||
     /\band (at |in |on |for |to |from |by |with )?(what|which|who|where|when|why|how)\b/i.test(query) ||
     (query.match(/\?/g)?.length ?? 0) > 1
   );

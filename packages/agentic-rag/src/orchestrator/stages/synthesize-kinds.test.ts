@@ -225,6 +225,28 @@ describe('extractiveAnswer by what the question asks', () => {
     ]);
   });
 
+  it("reads a table's caption with the table it introduces", () => {
+    const trajectory = source({
+      sourceId: 'textbook/ch04-beliefs.md',
+      text: [
+        '**Table 4.1.** Belief that the parcel is lost after each missing scan.',
+        '',
+        '| Day | Belief lost |',
+        '|---|---|',
+        '| 1 | 0.31 |',
+        '| 2 | 0.52 |',
+      ].join('\n'),
+    });
+    expect(
+      extractiveAnswer('What does Table 4.1 show about the belief that the parcel is lost?', [trajectory], {
+        intent: 'general',
+      }).answer,
+    ).toBe(
+      '**Table 4.1.** Belief that the parcel is lost after each missing scan [1]. ' +
+        'Day: 1; Belief lost: 0.31 [1]. Day: 2; Belief lost: 0.52 [1].',
+    );
+  });
+
   it('answers an operation question only from an operation', () => {
     const synthesis = extractiveAnswer('Which endpoint rotates an API key?', [keyRotation, keyScopes], {
       intent: 'endpoint',

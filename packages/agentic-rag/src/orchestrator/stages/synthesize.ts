@@ -518,7 +518,12 @@ function expand(
     if (unit.kind === 'item')
       wanted.push(...siblings.filter((sibling) => sibling.block === unit.block && clean(sibling)));
     const wholeList = unit.kind === 'item' && (asks.has('steps') || asks.has('list'));
-    if (isLeadIn(unit.text) || wholeList) wanted.push(...listRun(siblings, unit).filter(clean));
+    // A lead-in or a table's bold caption ("**Table 19.2.** Belief trajectory …") is read with
+    // the list or table it introduces.
+    const introduces =
+      isLeadIn(unit.text) ||
+      (/^\*\*[^*]+\*\*/.test(unit.text) && siblings[unit.position + 1]?.kind === 'row');
+    if (introduces || wholeList) wanted.push(...listRun(siblings, unit).filter(clean));
     for (const item of wanted) {
       if (group.units.has(item.position)) continue;
       if (count >= MAX_QUOTED) break;
@@ -533,12 +538,14 @@ function expand(
 }
 
 /**
- * The run of list items a unit belongs to or introduces, with its lead-in, at most MAX_LIST_ITEMS
- * items long.
+ * The run of list items or table rows a unit belongs to or introduces, with its lead-in, at most
+ * MAX_LIST_ITEMS members long.
  */
 function listRun(siblings: readonly TextUnit[], unit: TextUnit): TextUnit[] {
-  let first = unit.kind === 'item' ? unit.position : unit.position + 1;
-  while (first > 0 && siblings[first - 1]?.kind === 'item') first--;
+  const member = unit.kind === 'item' || unit.kind === 'row' ? unit.kind : siblings[unit.position + 1]?.kind;
+  if (member !== 'item' && member !== 'row') return [];
+  let first = unit.kind === member ? unit.position : unit.position + 1;
+  while (first > 0 && siblings[first - 1]?.kind === member) first--;
   const run: TextUnit[] = [];
   // The sentence that introduces the list ("Rotate a key without downtime:") reads with it.
   const leadIn = siblings[first - 1];
@@ -546,7 +553,7 @@ function listRun(siblings: readonly TextUnit[], unit: TextUnit): TextUnit[] {
   const blocks = new Set<number>();
   for (let position = first; position < siblings.length; position++) {
     const sibling = siblings[position]!;
-    if (sibling.kind !== 'item') break;
+    if (sibling.kind !== member) break;
     blocks.add(sibling.block);
     if (blocks.size > MAX_LIST_ITEMS) break;
     run.push(sibling);
