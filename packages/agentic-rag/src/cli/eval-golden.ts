@@ -68,7 +68,7 @@ export async function goldenCommand(
           `corpus ${corpus} → workspace "${options.workspace}": ${summary.documents.added} added, ${summary.documents.updated} updated, ${summary.documents.unchanged} unchanged`,
         );
       }
-      answerer = new LibraryAnswerer(runtime.orchestrator);
+      answerer = new LibraryAnswerer(runtime.orchestrator, runtime.retriever);
       if (cache) clearCache = async () => void (await cache.clear(options.workspace));
     }
     const llm = config.AGENTIC_RAG_ENABLE_LLM_JUDGE

@@ -1,5 +1,6 @@
 import { ErrorCode, RagError } from '../errors/index.js';
 import type { RagOrchestrator } from '../orchestrator/index.js';
+import type { HybridRetriever } from '../retrieve/index.js';
 
 /** What an evaluation needs to see of one answer, whichever way it was asked for. */
 export interface AnswerObservation {
@@ -25,7 +26,16 @@ export interface Answerer {
   readonly name: string;
   /** `topK` unset: the service's own default (AGENTIC_RAG_TOPK), as a client would get. */
   answer(question: string, workspaceId: string, topK?: number): Promise<AnswerObservation>;
+  /**
+   * A plain search, as GraphQL `search` returns it: document ids of the hits, best first, each
+   * once. For the precision set's "search top-1"; absent when the answerer cannot search.
+   */
+  search?(question: string, workspaceId: string): Promise<string[]>;
 }
+
+const uniqueSources = (hits: ReadonlyArray<{ sourceId: string }>) => [
+  ...new Set(hits.map((hit) => hit.sourceId)),
+];
 
 /** What both ways of asking return: the shape of `ragAnswer` with `debug: true`. */
 interface AnswerShape {
@@ -59,7 +69,16 @@ function observation(result: AnswerShape, started: number): AnswerObservation {
 export class LibraryAnswerer implements Answerer {
   readonly name = 'library';
 
-  constructor(private readonly orchestrator: RagOrchestrator) {}
+  constructor(
+    private readonly orchestrator: RagOrchestrator,
+    private readonly retriever?: Pick<HybridRetriever, 'retrieve'>,
+  ) {}
+
+  async search(question: string, workspaceId: string): Promise<string[]> {
+    if (!this.retriever) return [];
+    const result = await this.retriever.retrieve({ workspaceId, query: question, k: 10 });
+    return uniqueSources(result.hits.map((hit) => ({ sourceId: hit.sourcePath })));
+  }
 
   async answer(question: string, workspaceId: string, topK?: number): Promise<AnswerObservation> {
     const started = performance.now();
@@ -74,6 +93,10 @@ export class LibraryAnswerer implements Answerer {
     );
   }
 }
+
+const SEARCH = `query EvalSearch($input: SearchInput!) {
+  search(input: $input) { hits { sourceId } }
+}`;
 
 const RAG_ANSWER = `mutation Eval($input: RagAnswerInput!) {
   ragAnswer(input: $input) {
@@ -127,5 +150,18 @@ export class GraphqlAnswerer implements Answerer {
       );
     }
     return observation(result, started);
+  }
+
+  async search(question: string, workspaceId: string): Promise<string[]> {
+    const response = await this.fetchImpl(this.endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: SEARCH, variables: { input: { query: question, workspaceId, k: 10 } } }),
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
+    const body = (await response.json().catch(() => null)) as {
+      data?: { search?: { hits: Array<{ sourceId: string }> } } | null;
+    } | null;
+    return uniqueSources(body?.data?.search?.hits ?? []);
   }
 }

@@ -25,6 +25,10 @@ export function headline(report: GoldenReport): Array<[string, string]> {
       'endpoint precision@1',
       `${pct(summary.endpointPrecision.precisionAt1)} of ${summary.endpointPrecision.questions} (target ≥ ${pct(summary.endpointPrecision.target)}: ${summary.endpointPrecision.met ? 'met' : 'MISSED'})`,
     ],
+    [
+      'endpoint first citation / search top-1',
+      `${pct(summary.endpointPrecision.firstCitationAt1 ?? null)} / ${pct(summary.endpointPrecision.searchAt1 ?? null)}`,
+    ],
     ['latency p50 / p95 (ms), cold', `${ms(summary.cache.coldMs.p50)} / ${ms(summary.cache.coldMs.p95)}`],
   ];
   if (summary.cache.warmMs)

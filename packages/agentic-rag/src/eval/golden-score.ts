@@ -34,6 +34,10 @@ export interface QuestionResult {
   reciprocalRank: number;
   /** For the endpoint precision set: whether the first retrieved document is an expected one. */
   topIsExpected: boolean | null;
+  /** For the precision set: whether ragAnswer's first citation is an expected document. */
+  firstCitationIsExpected: boolean | null;
+  /** For the precision set: whether a plain search's first hit is expected (null: not searched). */
+  searchTopIsExpected: boolean | null;
   factsFound: string[];
   factsMissing: string[];
   /** Share of the expected facts the answer contains (a refusal contains none). */
@@ -62,6 +66,7 @@ export function scoreQuestion(
   k: number,
   judge: JudgeScores | null = null,
   error: string | null = null,
+  searched: readonly string[] | null = null,
 ): QuestionResult {
   const top = cold.retrieved.slice(0, k);
   const index = entry.mustRefuse ? -1 : top.findIndex((sourceId) => isExpected(entry, sourceId));
@@ -79,6 +84,11 @@ export function scoreQuestion(
     hit: index !== -1,
     reciprocalRank: index === -1 ? 0 : 1 / (index + 1),
     topIsExpected: entry.precisionSet ? top.length > 0 && isExpected(entry, top[0]!) : null,
+    firstCitationIsExpected: entry.precisionSet
+      ? cold.citations.length > 0 && isExpected(entry, cold.citations[0]!)
+      : null,
+    searchTopIsExpected:
+      entry.precisionSet && searched !== null ? searched.length > 0 && isExpected(entry, searched[0]!) : null,
     factsFound: found,
     factsMissing: entry.expectedFacts.filter((fact) => !found.includes(fact)),
     answerRecall:
@@ -123,7 +133,17 @@ export interface GoldenSummary {
     falseRefusals: number;
     accuracy: number;
   };
-  endpointPrecision: { questions: number; precisionAt1: number; target: number; met: boolean };
+  endpointPrecision: {
+    questions: number;
+    /** ragAnswer's first retrieved document. */
+    precisionAt1: number;
+    /** ragAnswer's first citation. */
+    firstCitationAt1: number;
+    /** A plain search's first hit (GraphQL `search`); null when the answerer cannot search. */
+    searchAt1: number | null;
+    target: number;
+    met: boolean;
+  };
   latency: { totalMs: Distribution; stages: Record<string, Distribution> };
   cache: {
     coldMs: Distribution;
@@ -146,6 +166,7 @@ export function summarize(results: readonly QuestionResult[]): GoldenSummary {
   const required = results.filter((result) => result.mustRefuse);
   const precisionSet = results.filter((result) => result.topIsExpected !== null);
   const precisionAt1 = mean(precisionSet.map((result) => (result.topIsExpected ? 1 : 0)));
+  const searched = precisionSet.filter((result) => result.searchTopIsExpected !== null);
   const stageNames = [...new Set(results.flatMap((result) => result.stages.map((stage) => stage.name)))];
   const warm = results.filter((result) => result.warmMs !== null);
   const cold = distribution(results.map((result) => result.coldMs));
@@ -174,6 +195,9 @@ export function summarize(results: readonly QuestionResult[]): GoldenSummary {
     endpointPrecision: {
       questions: precisionSet.length,
       precisionAt1,
+      firstCitationAt1: mean(precisionSet.map((result) => (result.firstCitationIsExpected ? 1 : 0))),
+      searchAt1:
+        searched.length > 0 ? mean(searched.map((result) => (result.searchTopIsExpected ? 1 : 0))) : null,
       target: ENDPOINT_PRECISION_TARGET,
       met: precisionSet.length > 0 && precisionAt1 >= ENDPOINT_PRECISION_TARGET,
     },

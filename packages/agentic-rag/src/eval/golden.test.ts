@@ -315,3 +315,30 @@ describe('judge replies', () => {
     expect(parseScores('no json here')).toBeNull();
   });
 });
+
+describe('the precision set beside ragAnswer: first citation and a plain search', () => {
+  const precise = entry({ id: 'p', precisionSet: true, expectedSources: ['spec.yaml#paths/locations/post'] });
+  const answer = observed({
+    retrieved: ['spec.yaml#paths/locations/post'],
+    citations: ['guides/onboarding.md', 'spec.yaml#paths/locations/post'],
+  });
+
+  it.each([
+    [['spec.yaml#paths/locations/post', 'guides/onboarding.md'], true],
+    [['guides/onboarding.md', 'spec.yaml#paths/locations/post'], false],
+    [[], false],
+    [null, null],
+  ])('search %j → search top-1 %s', (searched, expected) => {
+    const result = scoreQuestion(precise, answer, null, 10, null, null, searched);
+    expect(result).toMatchObject({ topIsExpected: true, firstCitationIsExpected: false });
+    expect(result.searchTopIsExpected).toBe(expected);
+  });
+
+  it('summarises each, and no search as null', () => {
+    const searched = summarize([
+      scoreQuestion(precise, answer, null, 10, null, null, [precise.expectedSources[0]!]),
+    ]);
+    expect(searched.endpointPrecision).toMatchObject({ precisionAt1: 1, firstCitationAt1: 0, searchAt1: 1 });
+    expect(summarize([scoreQuestion(precise, answer, null, 10)]).endpointPrecision.searchAt1).toBeNull();
+  });
+});

@@ -27,7 +27,8 @@ describe('BEIR evaluation', () => {
         text: 'Send POST /locations with an address to create a warehouse location.',
       },
       {
-        _id: 'd2',
+        // An id may hold `#` itself, like a manual's page#section.
+        _id: 'shipments#cancel',
         title: 'Cancelling shipments',
         text: 'Cancel a shipment before pickup with POST /shipments/{id}/cancel.',
       },
@@ -53,7 +54,7 @@ describe('BEIR evaluation', () => {
     );
     await writeFile(
       path.join(root, 'tiny', 'qrels', 'test.tsv'),
-      'query-id\tcorpus-id\tscore\nq1\td1\t2\nq2\td2\t1\n',
+      'query-id\tcorpus-id\tscore\nq1\td1\t2\nq2\tshipments#cancel\t1\n',
     );
   });
   afterAll(async () => {

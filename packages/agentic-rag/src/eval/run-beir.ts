@@ -44,11 +44,11 @@ export interface RunBeirOptions {
 }
 
 /**
- * Documents are judged, chunks are retrieved: a document counts at the rank of its best chunk. A
- * record's document is `<corpus file>#<record id>`, and a record id may itself contain `#`
- * (`sql-altertable#compatibility`), so the id is everything after the first `#`.
+ * Documents are judged, chunks are retrieved: a document counts at the rank of its best chunk.
+ * A record's source path is `<corpus file>#<_id>`; the id starts after the first `#`, because ids
+ * may contain `#` themselves (`sql-createtable#sql-createtable-compatibility`).
  */
-export function rankedDocuments(sourcePaths: readonly string[]): string[] {
+function rankedDocuments(sourcePaths: readonly string[]): string[] {
   const seen = new Set<string>();
   for (const sourcePath of sourcePaths) {
     const id = sourcePath.slice(sourcePath.indexOf('#') + 1);

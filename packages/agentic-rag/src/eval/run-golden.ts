@@ -86,6 +86,16 @@ export async function runGolden(options: RunGoldenOptions): Promise<GoldenReport
     cold.push(await ask(entry));
     options.onProgress?.('cold', cold.length, entries.length);
   }
+  // The precision set's plain search, as GraphQL `search` returns it: is its first hit the
+  // expected operation? A search that fails scores nothing rather than a miss.
+  const searched: Array<string[] | null> = [];
+  for (const entry of entries) {
+    searched.push(
+      entry.precisionSet && answerer.search
+        ? await answerer.search(entry.question, workspaceId).catch(() => null)
+        : null,
+    );
+  }
   const warm: Array<AnswerObservation | null> = [];
   if (options.warmPass ?? true) {
     for (const entry of entries) {
@@ -115,6 +125,7 @@ export async function runGolden(options: RunGoldenOptions): Promise<GoldenReport
       k,
       judged[index] ?? null,
       cold[index]!.error,
+      searched[index] ?? null,
     ),
   );
   return {

@@ -28,6 +28,16 @@ export type {
 export { Neo4jGraphStore, type Neo4jGraphOptions } from './neo4j.js';
 export { PostgresGraphStore } from './postgres.js';
 export { entityKey, mergeFacts, normalizeEntityName } from './resolve.js';
+export {
+  VERSION_SEGMENT,
+  isPluralName,
+  nameWords,
+  pluralWord,
+  resourceForms,
+  resourceName,
+  resourceOfPath,
+  resourceOfSchema,
+} from './naming/index.js';
 export { candidateEntityIds } from './query-entities.js';
 export { toSourceGraph, type ChunkSpan } from './source-graph.js';
 export {

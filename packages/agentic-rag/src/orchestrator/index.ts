@@ -1,6 +1,8 @@
 export { MAX_TOP_K, RagOrchestrator } from './orchestrator.js';
 export type { OrchestratorDeps } from './orchestrator.js';
 export { findInjections } from './injection.js';
+export { quarantineSources, quarantineText } from './quarantine/index.js';
+export type { QuarantineRecord } from './quarantine/index.js';
 export { citationMarkers, selfCheck } from './stages/self-check.js';
 export { extractiveAnswer } from './stages/synthesize.js';
 export type {

@@ -18,6 +18,7 @@ import {
 import { assertWorkspaceId } from '../store/index.js';
 import { answersTotal, cacheLookups, silentLogger, stageDuration, type Logger } from '../telemetry/index.js';
 import type { LookupResult, ToolRouter } from '../tools/index.js';
+import { quarantineSources, quarantineWarnings, type QuarantineRecord } from './quarantine/index.js';
 import { contextSources, toCitations, type Source } from './sources.js';
 import { evidence, unknownNames } from './stages/evidence.js';
 import { requestExamples } from './stages/examples.js';
@@ -51,7 +52,8 @@ export interface OrchestratorDeps {
   logger?: Logger;
 }
 
-type StageName = 'plan' | 'rewrite' | 'hyde' | 'retrieve' | 'tools' | 'synthesize' | 'refuse' | 'self-check';
+type StageName =
+  'plan' | 'rewrite' | 'hyde' | 'retrieve' | 'quarantine' | 'tools' | 'synthesize' | 'refuse' | 'self-check';
 
 /** Everything one run accumulates as it moves through the stages. */
 interface Run {
@@ -75,6 +77,8 @@ interface Run {
   warnings: string[];
   /** What a tool said does not exist (the numbered entity the question names). */
   missing: string[];
+  /** Units cut out of the sources because they speak to the model, not the reader. */
+  quarantined: QuarantineRecord[];
 }
 
 const tracer = trace.getTracer('agentic-rag');
@@ -125,7 +129,10 @@ export class RagOrchestrator {
         if (hit) {
           answersTotal.inc({ outcome: 'cached' });
           this.finished(run, span, hit, started, true);
-          return { ...hit, cached: true, runId, traceId, debug: run.input.debug ? hit.debug : null };
+          // An entry cached before quarantine existed has no list: it quarantined nothing.
+          const debug =
+            run.input.debug && hit.debug ? { ...hit.debug, quarantined: hit.debug.quarantined ?? [] } : null;
+          return { ...hit, cached: true, runId, traceId, debug };
         }
         let state: StageName | 'done' = 'plan';
         while (state !== 'done') state = await this.step(state, run);
@@ -135,7 +142,9 @@ export class RagOrchestrator {
           async () =>
             run.refused
               ? refusalCheck(run.sources)
-              : selfCheck(run.synthesis!.answer, run.synthesis!.cited, run.sources),
+              : selfCheck(run.synthesis!.answer, run.synthesis!.cited, run.sources, {
+                  query: run.rewrite!.query,
+                }),
           (result) => ({
             'rag.self_check.passed': result.passed,
             'rag.self_check.coverage': result.citationCoverage,
@@ -153,8 +162,21 @@ export class RagOrchestrator {
             entity: run.plan!.entity,
           });
           run.method = 'extractive';
-          Object.assign(check, selfCheck(run.synthesis.answer, run.synthesis.cited, run.sources));
+          if (run.synthesis.notAddressed) {
+            // Nothing quotable addresses the question either: say so rather than guess.
+            run.synthesis = refusal(run.sources);
+            run.method = 'refusal';
+            run.refused = true;
+            Object.assign(check, refusalCheck(run.sources));
+          } else
+            Object.assign(
+              check,
+              selfCheck(run.synthesis.answer, run.synthesis.cited, run.sources, {
+                query: run.rewrite!.query,
+              }),
+            );
         }
+        run.warnings.push(...quarantineWarnings(run.quarantined));
         check.warnings.unshift(...run.warnings);
         const answer: RagAnswer = {
           answer: run.synthesis!.answer,
@@ -238,7 +260,23 @@ export class RagOrchestrator {
       stages: [],
       warnings: [],
       missing: [],
+      quarantined: [],
     };
+  }
+
+  /** The sources with the units that speak to the model cut out; the cut units join the run's list. */
+  private quarantine(run: Run, sources: readonly Source[]): Source[] {
+    const result = quarantineSources(sources);
+    run.quarantined.push(...result.quarantined);
+    if (result.quarantined.length > 0) {
+      run.logger.warn('source text quarantined', {
+        event: 'source-quarantined',
+        units: result.quarantined.length,
+        sources: [...new Set(result.quarantined.map((entry) => entry.sourceId))],
+        rules: [...new Set(result.quarantined.flatMap((entry) => entry.rules))],
+      });
+    }
+    return result.sources;
   }
 
   /** Runs one stage and says which comes next. */
@@ -323,6 +361,18 @@ export class RagOrchestrator {
           },
           () => retrievalAttributes(run),
         );
+        return 'quarantine';
+      case 'quarantine':
+        // Before anything reads the sources (evidence, tools, synthesis, a model), the units that
+        // speak to the model are cut out; the rest of each source stays usable.
+        await this.time(
+          run,
+          'quarantine',
+          async () => {
+            run.sources = this.quarantine(run, run.sources);
+          },
+          () => ({ 'rag.quarantine.units': run.quarantined.length }),
+        );
         return run.plan!.tools.length > 0 ? 'tools' : this.afterEvidence(run);
       case 'tools':
         await this.time(
@@ -352,22 +402,28 @@ export class RagOrchestrator {
                 ? (call.result.data as Partial<LookupResult> | undefined)?.definition
                 : null;
               if (definition && !run.sources.some((source) => source.chunkId === definition.chunkId)) {
-                run.sources.unshift({ ...definition, score: 1, rank: 0, origin: 'primary' });
+                run.sources.unshift(
+                  ...this.quarantine(run, [{ ...definition, score: 1, rank: 0, origin: 'primary' }]),
+                );
               }
               if (call.ok && call.result?.found === false) run.missing.push(call.result.output);
               else if (call.ok && call.result) {
-                run.sources.unshift({
-                  sourceId: `tool:${call.name}`,
-                  chunkId: `tool:${call.name}#${run.toolCalls.length}`,
-                  title: call.result.sources?.[0]?.title ?? `${call.name} tool`,
-                  url: call.result.sources?.[0]?.url ?? null,
-                  text: call.result.output,
-                  startOffset: 0,
-                  endOffset: call.result.output.length,
-                  score: 1,
-                  rank: -1,
-                  origin: 'tool',
-                });
+                // A tool's output (a fetched page) is data like any document.
+                const [output] = this.quarantine(run, [
+                  {
+                    sourceId: `tool:${call.name}`,
+                    chunkId: `tool:${call.name}#${run.toolCalls.length}`,
+                    title: call.result.sources?.[0]?.title ?? `${call.name} tool`,
+                    url: call.result.sources?.[0]?.url ?? null,
+                    text: call.result.output,
+                    startOffset: 0,
+                    endOffset: call.result.output.length,
+                    score: 1,
+                    rank: -1,
+                    origin: 'tool',
+                  },
+                ]);
+                if (output) run.sources.unshift(output);
               }
             }
           },
@@ -403,6 +459,11 @@ export class RagOrchestrator {
           },
           (result) => ({ 'rag.synthesis.method': run.method, 'rag.citations': result.cited.length }),
         );
+        // The passages retrieved do not address the question's focus: "not found", not a guess.
+        if (run.synthesis.notAddressed) {
+          run.warnings.push(`no passage addresses the question: ${run.synthesis.notAddressed}`);
+          return 'refuse';
+        }
         return 'done';
       case 'refuse':
         run.synthesis = await this.time(
@@ -529,6 +590,7 @@ export class RagOrchestrator {
       })),
       toolCalls: run.toolCalls,
       synthesis: run.method,
+      quarantined: run.quarantined,
     };
   }
 }

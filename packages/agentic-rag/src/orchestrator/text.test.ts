@@ -76,24 +76,26 @@ describe('splitUnits', () => {
     'Trailing sentence.',
   ].join('\n');
 
-  it('cuts Markdown into headings, items, sentences and whole code blocks, skipping tables and math', () => {
+  it('cuts Markdown into headings, items, sentences and whole code blocks, rows of tables with their header, skipping math', () => {
     expect(splitUnits(chunk)).toEqual([
-      { kind: 'heading', text: 'Locations API', position: 0 },
-      { kind: 'sentence', text: 'Creates a location.', position: 1 },
+      { kind: 'heading', text: 'Locations API', position: 0, block: 0 },
+      { kind: 'sentence', text: 'Creates a location.', position: 1, block: 1 },
       {
         kind: 'sentence',
         text: 'The location name must be unique, e.g. a warehouse code.',
         position: 2,
+        block: 1,
       },
-      { kind: 'heading', text: 'Fields', position: 3 },
-      { kind: 'item', text: '`name`: the display name.', position: 4 },
-      { kind: 'item', text: 'It must be unique.', position: 5 },
-      { kind: 'item', text: '`timezone` — an IANA zone.', position: 6 },
-      { kind: 'item', text: 'Create the location first.', position: 7 },
-      { kind: 'item', text: 'Then create shipments.', position: 8 },
-      { kind: 'sentence', text: 'After the math.', position: 9 },
-      { kind: 'code', text: '```json\n{ "name": "Rotterdam depot" }\n```', position: 10 },
-      { kind: 'sentence', text: 'Trailing sentence.', position: 11 },
+      { kind: 'heading', text: 'Fields', position: 3, block: 2 },
+      { kind: 'item', text: '`name`: the display name.', position: 4, block: 3 },
+      { kind: 'item', text: 'It must be unique.', position: 5, block: 3 },
+      { kind: 'item', text: '`timezone` — an IANA zone.', position: 6, block: 4 },
+      { kind: 'item', text: 'Create the location first.', position: 7, block: 5 },
+      { kind: 'item', text: 'Then create shipments.', position: 8, block: 6 },
+      { kind: 'row', text: 'field: name; type: text', position: 9, block: 7 },
+      { kind: 'sentence', text: 'After the math.', position: 10, block: 8 },
+      { kind: 'code', text: '```json\n{ "name": "Rotterdam depot" }\n```', position: 11, block: 9 },
+      { kind: 'sentence', text: 'Trailing sentence.', position: 12, block: 10 },
     ]);
   });
 
@@ -107,31 +109,40 @@ describe('splitUnits', () => {
       'A paragraph after the list.',
     ].join('\n');
     expect(splitUnits(notes)).toEqual([
-      { kind: 'item', text: 'Hannah: merchants asked whether events were lost.', position: 0 },
+      { kind: 'item', text: 'Hannah: merchants asked whether events were lost.', position: 0, block: 0 },
       {
         kind: 'item',
         text: 'Answer for support macro: no events were dropped; all were delivered, some up to 47 minutes late.',
         position: 1,
+        block: 0,
       },
       {
         kind: 'item',
         text: 'Per-endpoint bulkhead (max 50 in-flight) ships Dec 16.',
         position: 2,
+        block: 1,
       },
-      { kind: 'sentence', text: 'A paragraph after the list.', position: 3 },
+      { kind: 'sentence', text: 'A paragraph after the list.', position: 3, block: 2 },
     ]);
   });
 
   it('keeps indentation inside a code block and the rest of the text after an unclosed fence', () => {
     expect(splitUnits('Intro text here.\n```python\ndef f():\n    return 1\n')).toEqual([
-      { kind: 'sentence', text: 'Intro text here.', position: 0 },
-      { kind: 'code', text: '```python\ndef f():\n    return 1', position: 1 },
+      { kind: 'sentence', text: 'Intro text here.', position: 0, block: 0 },
+      { kind: 'code', text: '```python\ndef f():\n    return 1', position: 1, block: 1 },
     ]);
   });
 
   it('skips an unclosed display-math block to the end of the chunk', () => {
     expect(splitUnits('Before.\n$$\nx = y\nstill math')).toEqual([
-      { kind: 'sentence', text: 'Before.', position: 0 },
+      { kind: 'sentence', text: 'Before.', position: 0, block: 0 },
+    ]);
+  });
+
+  it('keeps a table without a header row, row by row, and skips an empty row', () => {
+    expect(splitUnits('| Starter | 60 |\n|  |  |\n| Growth | 300 |')).toEqual([
+      { kind: 'row', text: 'Starter | 60', position: 0, block: 0 },
+      { kind: 'row', text: 'Growth | 300', position: 1, block: 1 },
     ]);
   });
 

@@ -1,11 +1,19 @@
 import { identifierParts, stem, STOPWORDS, wordsOf } from '../embed/index.js';
 
-/** A piece of a chunk an extractive answer can quote: a sentence, list item, heading or code block. */
+/**
+ * A piece of a chunk an extractive answer can quote: a sentence, list item, table row, heading or
+ * code block.
+ */
 export interface TextUnit {
-  kind: 'sentence' | 'item' | 'heading' | 'code';
+  kind: 'sentence' | 'item' | 'row' | 'heading' | 'code';
   text: string;
   /** Order within the chunk. */
   position: number;
+  /**
+   * The paragraph, list item, heading or code block the unit belongs to: the sentences of one
+   * list item share it, so an answer can quote an item whole.
+   */
+  block: number;
 }
 
 /** Words that say what kind of question it is, not what it is about. */
@@ -70,24 +78,28 @@ export function splitSentences(paragraph: string): string[] {
 }
 
 /**
- * Splits Markdown-ish chunk text into quotable units. Fenced code stays whole; tables and display
- * math are skipped (a sentence cannot quote them faithfully); headings lose their #s; list items
- * are units of their own; paragraphs are cut into sentences.
+ * Splits Markdown-ish chunk text into quotable units. Fenced code stays whole; display math is
+ * skipped (a sentence cannot quote it faithfully); a table's data rows are units of their own,
+ * each cell labelled by its header; headings lose their #s; list items are units of their own;
+ * paragraphs are cut into sentences.
  */
 export function splitUnits(text: string): TextUnit[] {
   const units: TextUnit[] = [];
+  let block = 0;
   const push = (kind: TextUnit['kind'], content: string) => {
     const trimmed = content.replace(/\s+/g, ' ').trim();
     if (trimmed)
-      units.push({ kind, text: kind === 'code' ? content.trim() : trimmed, position: units.length });
+      units.push({ kind, text: kind === 'code' ? content.trim() : trimmed, position: units.length, block });
   };
   const lines = text.split('\n');
   let paragraph: string[] = [];
+  let header: string[] | undefined;
   // A list item's text is a paragraph of its own, which may wrap onto the lines below it.
   let paragraphKind: 'sentence' | 'item' = 'sentence';
   const flush = () => {
     for (const sentence of splitSentences(paragraph.join(' ').replace(/\s+/g, ' ')))
       push(paragraphKind, sentence);
+    if (paragraph.length > 0) block++;
     paragraph = [];
     paragraphKind = 'sentence';
   };
@@ -102,6 +114,7 @@ export function splitUnits(text: string): TextUnit[] {
         if (lines[index]!.trim().startsWith('```')) break;
       }
       push('code', body.join('\n'));
+      block++;
     } else if (trimmed.startsWith('$$')) {
       flush();
       // `$$ x $$ (3.2)` closes on its own line; otherwise skip to the line that closes it.
@@ -113,6 +126,7 @@ export function splitUnits(text: string): TextUnit[] {
     } else if (/^#{1,6}\s/.test(trimmed)) {
       flush();
       push('heading', trimmed.replace(/^#+\s*/, ''));
+      block++;
     } else if (/^([-*+]|\d+[.)])\s+/.test(trimmed)) {
       flush();
       // An item of several sentences is quoted sentence by sentence, as a paragraph is.
@@ -120,12 +134,43 @@ export function splitUnits(text: string): TextUnit[] {
       paragraph.push(trimmed.replace(/^([-*+]|\d+[.)])\s+/, ''));
     } else if (trimmed.startsWith('|')) {
       flush();
+      // A row is a fact of its own, quoted as its cells, each labelled by its column's header
+      // ("Code: `LABEL_VOIDED`; HTTP: 409"); the separator row says nothing, nor does an empty one.
+      const cells = tableCells(trimmed);
+      const separator = /^\|?[\s:|-]+\|?$/.test(trimmed) && trimmed.includes('-');
+      const startsTable = !(lines[index - 1] ?? '').trim().startsWith('|');
+      if (startsTable) {
+        const next = (lines[index + 1] ?? '').trim();
+        header = /^\|?[\s:|-]+\|?$/.test(next) && next.includes('-') ? cells : undefined;
+      }
+      if (!separator && !(startsTable && header) && cells.some(Boolean)) {
+        push('row', labelCells(cells, header));
+        block++;
+      }
     } else {
       paragraph.push(trimmed);
     }
   }
   flush();
   return units;
+}
+
+/** "| `A` | 409 | Meaning |" → ["`A`", "409", "Meaning"]: the cells as written. */
+function tableCells(line: string): string[] {
+  return line
+    .replace(/^\|/, '')
+    .replace(/\|\s*$/, '')
+    .split('|')
+    .map((cell) => cell.replace(/\s+/g, ' ').trim());
+}
+
+/** Cells under their headers ("Code: `A`; HTTP: 409"), or as written without a header row. */
+function labelCells(cells: readonly string[], header: readonly string[] | undefined): string {
+  if (!header) return cells.filter(Boolean).join(' | ');
+  return cells
+    .map((cell, column) => (cell && header[column] ? `${header[column]}: ${cell}` : cell))
+    .filter(Boolean)
+    .join('; ');
 }
 
 /** Jaccard similarity of two stem sets. */

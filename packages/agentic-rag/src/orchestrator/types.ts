@@ -1,6 +1,7 @@
 import type { ChannelScore } from '../retrieve/index.js';
 import type { Correction } from '../retrieve/index.js';
 import type { Logger } from '../telemetry/index.js';
+import type { QuarantineRecord } from './quarantine/index.js';
 
 export interface RagAnswerInput {
   query: string;
@@ -91,6 +92,11 @@ export interface AnswerDebug {
   toolCalls: ToolCallRecord[];
   /** The synthesis that produced the answer: extractive, llm, or refusal. */
   synthesis: string;
+  /**
+   * Units cut out of the sources before anything read them because they speak to the model
+   * (planted instructions, credential requests, tool-call syntax): listed, never quoted.
+   */
+  quarantined: QuarantineRecord[];
 }
 
 export interface RagAnswer {

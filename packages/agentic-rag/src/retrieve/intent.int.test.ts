@@ -44,7 +44,9 @@ describe.each(testBackends())('intent-narrowed retrieval over the sample API doc
     });
     expect(result.hits[0]!.sourcePath).toBe('api/openapi.yaml#paths/locations/post');
     expect(result.intent).toMatchObject({ kind: 'endpoint', operationType: 'create' });
-    expect(result.intent.narrowedTo).toEqual({ chunk_type: 'endpoint', operation_type: 'create' });
+    // The operation match ranks by action (create) itself: no narrowing by operation type, which
+    // one misread verb would empty.
+    expect(result.intent.narrowedTo).toEqual({ chunk_type: 'endpoint' });
   });
 
   it('falls back to the unnarrowed search when the narrowing finds too little', async () => {

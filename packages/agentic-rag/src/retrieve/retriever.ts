@@ -17,6 +17,7 @@ import {
   type FusionMethod,
   type Normalization,
 } from './fusion.js';
+import { apiQuestion, rankHitsByOperations } from './api-question.js';
 import { detectIntent, narrowings, type QueryIntent } from './intent.js';
 import { interleave } from './interleave.js';
 import { analyzeQuery, type AnalyzedQuery, type Correction } from './query-analysis.js';
@@ -185,19 +186,32 @@ export class HybridRetriever {
    */
   async retrieve(options: RetrieveOptions): Promise<RetrievalResult> {
     const filters = parseFilters(options.filters);
-    const intent = options.intent === false ? ({ kind: 'general' } as const) : detectIntent(options.query);
-    const enough = Math.min(3, options.k ?? 10);
-    const tries = narrowings(intent, filters);
+    const k = options.k ?? 10;
+    const worded = options.intent === false ? ({ kind: 'general' } as const) : detectIntent(options.query);
     // Started at once: every narrowed answer is blended with it, and the fallback is it.
     // The searches of one question share its analysis and its query embedding: the narrowings
     // differ only in their filters.
     const shared: SharedWork = {};
     const broad = this.search(options, shared);
     broad.catch(() => undefined);
+    // The workspace's specs settle whether a question in plain words is about the API, and rank
+    // its operations; the operation match then replaces the narrowing by operation type, which
+    // one misread verb would empty.
+    const { intent, match } =
+      options.intent === false
+        ? { intent: worded, match: null }
+        : await apiQuestion(this.sql, options.workspaceId, options.query, worded, filters);
+    const enough = Math.min(3, k);
+    const tries = match ? [{ ...filters, chunk_type: 'endpoint' }] : narrowings(intent, filters);
     for (const narrowed of tries) {
-      const focused = await this.search({ ...options, filters: narrowed }, shared);
+      const focused = await this.search(
+        // Enough operations for the match to choose among, not only the search's top k.
+        { ...options, filters: narrowed, ...(match ? { k: Math.min(MAX_K, Math.max(k, 30)) } : {}) },
+        shared,
+      );
       if (focused.hits.length >= enough) {
-        const blended = interleave(focused, await broad, options.k ?? 10);
+        const ranked = match ? { ...focused, hits: rankHitsByOperations(focused.hits, match, k) } : focused;
+        const blended = interleave(ranked, await broad, k);
         return observed({ ...blended, intent: { ...intent, narrowedTo: narrowed } });
       }
     }

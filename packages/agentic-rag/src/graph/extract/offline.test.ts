@@ -61,6 +61,22 @@ describe('extractEntities: one kind at a time', () => {
       'location',
       ['locations'],
     ],
+    // One naming with the OpenAPI loader (graph/naming): before it, a kebab-case or snake_case
+    // collection named no resource here while the loader called it `rate-card`.
+    [
+      'a kebab-case collection as the loader names it',
+      'Call `GET /rate-cards` first.',
+      'Resource',
+      'rate-card',
+      ['rate-cards'],
+    ],
+    [
+      'a snake_case collection under an api segment',
+      'The base is `/api/rate_cards` here.',
+      'Resource',
+      'rate-card',
+      ['rate_cards'],
+    ],
     [
       'a camelCase identifier',
       'The client calls `createLocation` once.',

@@ -5,7 +5,8 @@ import { parse as parseYaml } from 'yaml';
 import { ErrorCode } from '../../errors/index.js';
 import type { LoadedDocument } from '../document.js';
 import { loaderFor } from './index.js';
-import { loadOpenApi, singular } from './openapi.js';
+import { OfflineEntityExtractor, resourceName as singular } from '../../graph/index.js';
+import { loadOpenApi } from './openapi.js';
 import { loadYaml } from './yaml.js';
 
 const FILE = 'northwind-logistics/api/openapi.yaml';
@@ -467,5 +468,56 @@ describe('dispatch between the OpenAPI and the generic loaders', () => {
     ['quote', 'quote'],
   ])('singularises the resource segment %s as %s', (segment, expected) => {
     expect(singular(segment)).toBe(expected);
+  });
+});
+
+describe('one naming of resources with the offline extractor', () => {
+  const spec = [
+    'openapi: 3.0.3',
+    'info: {title: Tariffs, version: "1"}',
+    'paths:',
+    '  /v2/rate-cards: {get: {summary: List rate cards, responses: {"200": {description: ok}}}}',
+    '  /api/webhook_subscriptions/{id}: {delete: {summary: Remove one, responses: {"204": {description: ok}}}}',
+  ].join('\n');
+
+  it.each([
+    ['/v2/rate-cards', 'get', 'rate-card'],
+    ['/api/webhook_subscriptions/{id}', 'delete', 'webhook-subscription'],
+  ])('names %s the way the extractor names it in prose', async (path, method, resource) => {
+    const loaded = loadOpenApi({ sourcePath: 'tariffs.yaml', text: spec }).documents;
+    const operation = loaded.find(
+      (document) => document.sourcePath === `tariffs.yaml#paths${path}/${method}`,
+    );
+    expect(operation?.metadata.resource).toBe(resource);
+    const prose = await new OfflineEntityExtractor().extract({
+      text: `Call \`${method.toUpperCase()} ${path}\` first.`,
+      title: null,
+      kind: 'markdown',
+      sourcePath: 'notes.md',
+    });
+    const resources = prose.entities.filter((entity) => entity.type === 'Resource').map(({ name }) => name);
+    expect(resources).toEqual([resource]);
+  });
+});
+
+describe("an operation's own vocabulary for retrieval", () => {
+  const documents = byId(load(FILE, SPEC_TEXT).documents);
+
+  it.each([
+    [
+      op('/locations', 'post'),
+      {
+        summary: 'Create a location',
+        tag_descriptions: [
+          'Warehouses, stores, drop-off points and returns centres that ship or receive parcels.',
+        ],
+      },
+    ],
+    [
+      op('/shipments/{shipmentId}/cancel', 'post'),
+      { summary: 'Cancel a shipment', description_lead: 'Cancels a shipment and voids its label.' },
+    ],
+  ])('%s keeps the words the spec uses for it', (id, expected) => {
+    expect(documents.get(id)?.metadata).toMatchObject(expected);
   });
 });

@@ -57,6 +57,27 @@ describe('evidence', () => {
     expect(evidence('belief state', [])).toEqual({ score: 0, best: null });
   });
 
+  it('does not ask a passage for the words that only name the kind of answer', () => {
+    // "endpoint" and "call" say an operation is wanted; the focus is pomdp, belief, state.
+    expect(evidence('Which endpoint do I call for the POMDP belief state?', [retries, beliefs])).toEqual({
+      score: 1,
+      best: beliefs,
+    });
+  });
+
+  it.each([
+    [
+      'a question of two parts, joined by ", and what"',
+      'How does a POMDP keep its belief, and what caps the retries?',
+      1,
+    ],
+    ['two questions', 'How does a POMDP keep its belief? What caps the retries?', 1],
+    // One question: two sources that each hold some of its words are not evidence together.
+    ['one question', 'Does the POMDP belief cap the retries?', 0.5],
+  ])('lets two sources cover %s', (_name, query, score) => {
+    expect(evidence(query, [retries, beliefs]).score).toBe(score);
+  });
+
   it('counts a tool result as full evidence, wherever it stands', () => {
     expect(evidence('What is 6 * 7?', [beliefs, calc])).toEqual({ score: 1, best: calc });
     expect(evidence('unrelated words entirely', [retries, calc])).toEqual({ score: 1, best: calc });

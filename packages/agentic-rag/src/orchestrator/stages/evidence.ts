@@ -1,13 +1,16 @@
 import type { Correction } from '../../retrieve/index.js';
 import type { Source } from '../sources.js';
 import { contentStems } from '../text.js';
+import { questionShape } from './question.js';
 
 /** A typo correction this close counts as the word the user meant ("pomp" → "pomdp"). */
 const TRUSTED_CORRECTION = 0.45;
 
 /**
- * How well the best source covers the question: the largest share of the question's content
- * words (stemmed) that one source contains, in its text or title. Retrieval always returns its
+ * How well the best source covers the question: the largest share of the question's focus
+ * (its content words, stemmed, without the words that only name the kind of answer) that one
+ * source contains, in its text or title; for a question of several parts, that two sources
+ * contain between them. Retrieval always returns its
  * nearest chunks, relevant or not; this is what tells "the knowledge base says" from "the
  * knowledge base has something vaguely similar". The question is taken as the user wrote it: a
  * word counts through its typo correction only when the correction is close, so "capital"
@@ -19,7 +22,10 @@ export function evidence(
   sources: readonly Source[],
   corrections: readonly Correction[] = [],
 ): { score: number; best: Source | null } {
-  const wanted = [...new Set(contentStems(query))];
+  // The question's focus: words like "endpoint", "call" or "happens" say what kind of answer is
+  // wanted, and no passage has to contain them.
+  const shape = questionShape(query);
+  const wanted = shape.focus;
   // Corrections name Postgres lexemes ("capit"), which stem a little differently from ours.
   // Prefixes of three letters or fewer relate too much ("po" and "pomdp"): those must be equal.
   const related = (stem: string, lexeme: string) =>
@@ -34,6 +40,7 @@ export function evidence(
     ]),
   );
   let best: { score: number; best: Source | null } = { score: 0, best: null };
+  const coverage: Array<{ source: Source; covered: Set<string> }> = [];
   for (const source of sources) {
     if (source.origin === 'tool') return { score: 1, best: source };
     if (wanted.length === 0) continue;
@@ -43,8 +50,23 @@ export function evidence(
         stems.has(stem) ||
         alternatives.get(stem)!.some((lexeme) => [...stems].some((known) => related(known, lexeme))),
     );
+    coverage.push({ source, covered: new Set(covered) });
     const score = covered.length / wanted.length;
     if (score > best.score) best = { score, best: source };
+  }
+  // A question of several parts ("…, and what …?") is several questions: two sources that
+  // between them cover it are evidence, as one source covering it all would be.
+  if (shape.multiPart && wanted.length > 0) {
+    for (const [index, first] of coverage.entries()) {
+      for (const second of coverage.slice(index + 1)) {
+        const union = new Set([...first.covered, ...second.covered]).size / wanted.length;
+        if (union > best.score)
+          best = {
+            score: union,
+            best: first.covered.size >= second.covered.size ? first.source : second.source,
+          };
+      }
+    }
   }
   return best;
 }

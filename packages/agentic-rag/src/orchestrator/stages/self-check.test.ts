@@ -293,3 +293,66 @@ describe('selfCheck', () => {
     });
   });
 });
+
+describe('selfCheck against the question', () => {
+  const limits = source({
+    sourceId: 'api/rate-limits.md',
+    text: [
+      '# Rate limits',
+      '',
+      'Each account may send 120 requests per minute. When you exceed the rate limit, the API answers 429.',
+    ].join('\n'),
+  });
+  const abuse = source({
+    sourceId: 'support/abuse.md',
+    rank: 1,
+    text: 'Accounts that send spam are suspended. Support will contact the account owner when this happens.',
+  });
+  const quotas = source({ sourceId: 'guides/quotas.md', rank: 2, text: 'When you exceed the limit.' });
+  const all = [limits, abuse, quotas];
+  const cites = [
+    { index: 1, source: abuse },
+    { index: 2, source: quotas },
+    { index: 3, source: limits },
+  ];
+  const FRAGMENT = 'the answer quotes a fragment or a heading, not a sentence that answers';
+  const OFF_FOCUS = 'the answer does not mention what the question is about';
+
+  it.each([
+    [
+      'the collage that answers another question fails: a dangling clause, and no "rate"',
+      'Support will contact the account owner when this happens [1]. When you exceed the limit [2].',
+      [FRAGMENT, OFF_FOCUS],
+    ],
+    [
+      'a passage about another limit fails on its focus alone',
+      'Each account may send 120 requests per minute [3].',
+      [OFF_FOCUS],
+    ],
+    ['a heading alone fails', 'Rate limits [3].', [FRAGMENT, OFF_FOCUS]],
+    ['the sentence that answers passes', 'When you exceed the rate limit, the API answers 429 [3].', []],
+  ])('%s', (_name, answer, warnings) => {
+    const check = selfCheck(answer, cites, all, { query: 'What happens when I exceed the rate limit?' });
+    expect(check.warnings).toEqual(warnings);
+    expect(check.passed).toBe(warnings.length === 0);
+    // Every sentence cites a source that supports it: only the new checks fail these answers.
+    expect(check.citationCoverage).toBe(1);
+  });
+
+  it('does not hold against the answer a focus word that no source contains', () => {
+    // "throttle" is nowhere in the sources: an extractive answer could not have used it.
+    expect(
+      selfCheck('When you exceed the rate limit, the API answers 429 [3].', cites, all, {
+        query: 'What happens when I exceed the rate limit and get throttled?',
+      }).passed,
+    ).toBe(true);
+  });
+
+  it('lets a long question be answered by the half of its focus that weighs most', () => {
+    const query = 'How many requests per minute may each account send before the rate limit answers 429?';
+    expect(
+      selfCheck('Each account may send 120 requests per minute [3].', cites, all, { query }).passed,
+    ).toBe(true);
+    expect(selfCheck('Accounts that send spam are suspended [1].', cites, all, { query }).passed).toBe(false);
+  });
+});

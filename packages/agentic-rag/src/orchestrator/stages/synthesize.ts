@@ -1,135 +1,211 @@
+import { parseEntityReference } from '../../graph/index.js';
 import { extractIdentifiers } from '../../retrieve/index.js';
 import { findInjections } from '../injection.js';
+import { injectionsIn } from './suspicion.js';
 import type { Source } from '../sources.js';
-import { contentStems, overlap, splitUnits, type TextUnit } from '../text.js';
+import { contentStems, overlap, splitSentences, splitUnits, type TextUnit } from '../text.js';
+import { questionShape, type Ask } from './question.js';
+import {
+  givesReason,
+  hasNumber,
+  isDecisive,
+  isDefinitional,
+  isFragment,
+  isLeadIn,
+  isQuestion,
+  MIN_ITEM_WORDS,
+  needsAntecedent,
+  OPERATION_HEADING,
+  OPERATION_REFERENCE,
+} from './unit-shape.js';
 
 export interface Synthesis {
   answer: string;
   /** The sources cited, with the [n] each got (in order of first use). */
   cited: Array<{ index: number; source: Source; quote: string }>;
+  /**
+   * Set when the passages retrieved do not address the question's focus: the answer is empty and
+   * the caller says "not found" instead (why, for the run's warnings).
+   */
+  notAddressed?: string;
 }
 
-const MAX_SENTENCES = 5;
-const MAX_PER_SOURCE = 3;
+/** Units chosen for their own sake; an item's other sentences and antecedents come on top. */
+const MAX_PICKS = 6;
+/** Units quoted in all, expansions included: an answer, not a page. */
+const MAX_QUOTED = 12;
+const MAX_ANSWER_LENGTH = 1800;
+const MAX_PER_SOURCE = 4;
 const MAX_UNIT_LENGTH = 600;
+/** A list quoted whole stops after this many items. */
+const MAX_LIST_ITEMS = 8;
 const MIN_UNIT_LENGTH = 12;
 const NEAR_DUPLICATE = 0.6;
+/** The first unit must cover this share of the focus, unless nothing covers more. */
 const MIN_COVERAGE = 0.34;
-const OPERATION_HEADING = /^(GET|POST|PUT|PATCH|DELETE) \//;
+/** A further unit must add this share of the focus not yet covered. */
+const MIN_GAIN = 0.12;
+/** A unit from a chunk not yet quoted must add more: a new citation has to earn its place. */
+const NEW_SOURCE_GAIN = 0.2;
+/** Staying with a source already quoted: one coherent passage over a collage. */
+const SAME_SOURCE = 0.12;
+/**
+ * What fitting the kind of answer asked for is worth: a figure for a number question, a cause or
+ * condition for a why, an operation for an endpoint question, a definition of the focus itself.
+ * List members, definitional verbs in general and decisive words are weaker signs (their shapes
+ * are common), so they weigh less.
+ */
+const NUMBER_FIT = 0.15;
+const KIND_FIT = 0.15;
+const DEFINES_FOCUS_FIT = 0.25;
+const WEAK_FIT = 0.08;
+const DECISIVE_FIT = 0.05;
+const HALF = 0.5;
+const LOOKUP_TOOL = 'tool:lookup';
+const CATALOGUE_CODES = 4;
+/** The first unit covers at least this share of what the best-covering unit covers. */
+const NEAR_BEST = 0.6;
 
-interface Scored {
+interface Candidate {
   source: Source;
   unit: TextUnit;
+  /** Every unit of the candidate's chunk, in order: its neighbours come from here. */
+  siblings: readonly TextUnit[];
+  /**
+   * The unit's stems, with those of what it is read under: the chunk's title, its section heading,
+   * the source's own question when it answers one (an FAQ).
+   */
   stems: Set<string>;
-  score: number;
-  /** Weighted share of the question's words the unit contains. */
-  coverage: number;
+  /** The unit's own stems: two units are duplicates by what they say, not by where they sit. */
+  own: ReadonlySet<string>;
+  /** What the unit is worth whatever it covers: rank, kind of answer, identifiers, penalties. */
+  base: number;
+  /** The heading of the API operation the chunk describes, if it is an operation's chunk. */
+  operation: TextUnit | null;
+  /** Whether the unit repeats a name the question writes as code (`ShipmentStatus`). */
+  named: boolean;
+  /** Whether the unit's source carries an injected instruction somewhere (its units are checked). */
+  suspicious: boolean;
 }
 
 /**
- * The answer without a model: the sentences, list items and headings of the retrieved chunks
- * that best cover the question, each quoted verbatim and ending with the [n] of its chunk.
- * A unit scores by the question words it contains (rarer words across the context count more),
- * its chunk's rank, and the exact identifiers it repeats (`POST /locations`, `Algorithm 3.2`).
- * Near-duplicates are dropped, no chunk supplies more than three, units carrying injected
- * instructions are never quoted, and the chosen ones are read in chunk order, then text order.
- * For an endpoint question the request example of the best cited operation is appended.
+ * The answer without a model: sentences and list items of the retrieved chunks, quoted verbatim,
+ * each ending with the [n] of its chunk. Units are chosen greedily by how much of the question's
+ * focus they add (rarer words count more), by what the question asks for (a number, a definition,
+ * steps, a list, a yes/no, a reason, an operation), by their chunk's rank and by the exact
+ * identifiers they repeat; a chunk already quoted is preferred, so the answer reads as one
+ * passage and cites only sources that answer. Headings and fragments are never quoted as
+ * sentences; a list item is quoted whole, a unit that leans on the sentence before it ("when this
+ * happens") comes with that sentence, a lead-in comes with its list. An operation's chunk is
+ * introduced by its heading (`POST /locations — Create a location`), which names what the rest
+ * describes. Units carrying injected instructions are never quoted. When the best unit covers
+ * none of the focus's distinctive words, or an operation is asked for and no operation covers
+ * the focus, the answer is empty and `notAddressed` says why. For an endpoint question the
+ * request example of the best cited operation is appended; for a numbered entity, its listing.
  */
 export function extractiveAnswer(
   query: string,
   sources: readonly Source[],
   options: { intent: string; entity?: { type: string; number: string } | null },
 ): Synthesis {
+  const shape = questionShape(query, options.intent);
+  // Operations are favoured for an endpoint intent, but only a question worded to ask for one
+  // is left unanswered when no operation covers it.
+  const operations = shape.asks.has('operation') || options.intent === 'endpoint';
   // Arithmetic is the calc tool's: its numbers say nothing about which passage is relevant.
-  // Arithmetic is the calc tool's: its numbers say nothing about which passage is relevant; and
-  // "endpoint" in an endpoint question names the kind of answer, not its subject.
-  const wanted = [...new Set(contentStems(query))].filter(
-    (stem) =>
-      !(options.intent === 'arithmetic' && /\d/.test(stem)) &&
-      !(options.intent === 'endpoint' && stem === 'endpoint'),
+  const focus = shape.focus.filter((stem) => !(options.intent === 'arithmetic' && /\d/.test(stem)));
+  const names = codeNames(query).map((name) => new RegExp(`\\b${escape(name)}\\b`));
+  const identifiers = [
+    ...extractIdentifiers(query).map((identifier) => ({
+      strong: once(identifier.strong),
+      weak: identifier.weak ? once(identifier.weak) : null,
+    })),
+    ...names.map((strong) => ({ strong, weak: null })),
+  ];
+
+  // A tool's output is data too (a fetched page may carry an injection): quoted only when clean.
+  // A lookup only says where a numbered entity is defined; when that definition is among the
+  // sources, the definition is the evidence to quote and cite, not the pointer to it.
+  const defined = options.entity ? definition(sources, options.entity) : null;
+  const tools = sources.filter(
+    (source) =>
+      source.origin === 'tool' &&
+      injectionsIn(source).length === 0 &&
+      !(defined && source.sourceId === LOOKUP_TOOL),
   );
-  const once = (pattern: RegExp) => new RegExp(pattern.source, pattern.flags.replace('g', ''));
-  const identifiers = extractIdentifiers(query).map((identifier) => ({
-    strong: once(identifier.strong),
-    weak: identifier.weak ? once(identifier.weak) : null,
-  }));
-  const units: Scored[] = sources.flatMap((source) =>
-    // A tool's output is data too (a fetched page may carry an injection): quoted only when clean.
-    source.origin === 'tool' && findInjections(source.text).length === 0
-      ? [
-          {
-            source,
-            unit: { kind: 'sentence' as const, text: source.text, position: 0 },
-            stems: new Set<string>(),
-            score: 10,
-            coverage: 1,
-          },
-        ]
-      : splitUnits(source.text)
-          .filter(
-            (unit) =>
-              unit.kind !== 'code' &&
-              unit.text.length >= MIN_UNIT_LENGTH &&
-              unit.text.length <= MAX_UNIT_LENGTH &&
-              findInjections(unit.text).length === 0,
-          )
-          .map((unit) => ({ source, unit, stems: new Set(contentStems(unit.text)), score: 0, coverage: 0 })),
-  );
+  const candidates: Candidate[] = [];
   const frequency = new Map<string, number>();
-  for (const { stems } of units)
-    for (const stem of stems) frequency.set(stem, (frequency.get(stem) ?? 0) + 1);
-  const weight = (stem: string) => Math.log(1 + units.length / (1 + (frequency.get(stem) ?? 0)));
-  const total = wanted.reduce((sum, stem) => sum + weight(stem), 0) || 1;
-
-  for (const scored of units) {
-    if (scored.source.origin === 'tool') continue;
-    const covered = wanted
-      .filter((stem) => scored.stems.has(stem))
-      .reduce((sum, stem) => sum + weight(stem), 0);
-    if (covered === 0) continue;
-    const text = scored.unit.text;
-    const exact = identifiers.some((identifier) => identifier.strong.test(text))
-      ? 0.4
-      : identifiers.some((identifier) => identifier.weak?.test(text))
-        ? 0.2
-        : 0;
-    // An operation's heading (`POST /locations — Create a location`) is the answer to an
-    // endpoint question; other headings are only labels.
-    const operation = options.intent === 'endpoint' && OPERATION_HEADING.test(text);
-    const heading = scored.unit.kind === 'heading' ? (exact > 0 || operation ? 0.15 : -0.25) : 0;
-    const reference = scored.source.origin === 'reference' ? -0.1 : 0;
-    scored.score = (0.6 * covered) / total + 0.25 / (1 + scored.source.rank) + exact + heading + reference;
-    scored.coverage = covered / total;
+  let unitCount = 0;
+  for (const source of sources) {
+    if (source.origin === 'tool') continue;
+    const siblings = splitUnits(source.text);
+    // The detector is costly and a clean text has no dirty unit: units are checked one by one
+    // only in a source that carries an injection somewhere.
+    const suspicious = injectionsIn(source).length > 0;
+    // A later chunk of an operation's document has no heading of its own; its title names it.
+    const operation =
+      siblings.find((unit) => unit.kind === 'heading' && OPERATION_HEADING.test(unit.text)) ??
+      (source.title && OPERATION_HEADING.test(source.title)
+        ? { kind: 'heading' as const, text: source.title, position: -1, block: -1 }
+        : undefined);
+    // The title heads the whole chunk ("ServiceLevel schema"); a Markdown heading, its section.
+    const title = contentStems(source.title ?? '');
+    let heading: string[] | null = null;
+    for (const unit of siblings) {
+      if (unit.kind === 'code') continue;
+      const own = new Set(contentStems(unit.text));
+      const stems = new Set(own);
+      if (unit.kind === 'heading') heading = [...stems];
+      unitCount++;
+      for (const stem of stems) frequency.set(stem, (frequency.get(stem) ?? 0) + 1);
+      if (!quotable(unit, suspicious)) continue;
+      // The answer after a source's own question is about that question's words, and a unit
+      // under a heading is about the heading's ("## Growth" / "- 300 API requests per minute").
+      const before = siblings[unit.position - 1];
+      if (before && isQuestion(before.text)) for (const stem of contentStems(before.text)) stems.add(stem);
+      if (heading && unit.kind !== 'heading') for (const stem of heading) stems.add(stem);
+      if (unit.kind !== 'heading') for (const stem of title) stems.add(stem);
+      candidates.push({
+        source,
+        unit,
+        siblings,
+        stems,
+        own,
+        base: baseScore(source, unit, shape.asks, operations, identifiers, !!operation, focus),
+        operation: operation ?? null,
+        named: names.some((name) => name.test(unit.text)),
+        suspicious,
+      });
+    }
   }
+  alias(focus, candidates, frequency);
+  // A bare number in the question ("300 store locations", "our 90 kg shipment") is mostly a given
+  // of the case, not what the answer must repeat: it weighs half.
+  const weight = (stem: string) =>
+    Math.log(1 + unitCount / (1 + (frequency.get(stem) ?? 0))) * (/^\d+$/.test(stem) ? 0.5 : 1);
+  const total = focus.reduce((sum, stem) => sum + weight(stem), 0) || 1;
+  const share = (stems: ReadonlySet<string>, except: ReadonlySet<string>) =>
+    focus
+      .filter((stem) => stems.has(stem) && !except.has(stem))
+      .reduce((sum, stem) => sum + weight(stem), 0) / total;
 
-  const chosen: Scored[] = [];
-  const perSource = new Map<string, number>();
-  // A passage that shares only a word or two of a longer question is not an answer to it, unless
-  // nothing shares more.
-  const scoredUnits = units.filter((scored) => scored.score > 0);
-  const strong = scoredUnits.filter(
-    (scored) => scored.coverage >= MIN_COVERAGE || scored.source.origin === 'tool',
+  const picks = choose(
+    candidates,
+    shape.asks,
+    share,
+    shape.asks.has('operation'),
+    names.length > 0,
+    shape.multiPart,
   );
-  const candidates = (strong.length > 0 ? strong : scoredUnits).sort(
-    (left, right) => right.score - left.score,
-  );
-  for (const candidate of candidates) {
-    if (chosen.length >= MAX_SENTENCES) break;
-    const key = candidate.source.chunkId;
-    if ((perSource.get(key) ?? 0) >= MAX_PER_SOURCE) continue;
-    // Tool results carry no stems, and two empty sets overlap fully: a second tool is no duplicate.
-    if (
-      candidate.source.origin !== 'tool' &&
-      chosen.some((picked) => overlap(picked.stems, candidate.stems) > NEAR_DUPLICATE)
-    )
-      continue;
-    chosen.push(candidate);
-    perSource.set(key, (perSource.get(key) ?? 0) + 1);
-  }
-  chosen.sort(
-    (left, right) => left.source.rank - right.source.rank || left.unit.position - right.unit.position,
-  );
+  if (tools.length === 0 && picks.length === 0 && candidates.length > 0 && focus.length > 0)
+    return { answer: '', cited: [], notAddressed: 'no passage covers the question' };
+  const missing =
+    tools.length === 0 && picks.length > 0
+      ? unaddressed(picks, candidates, focus, weight, share, shape.asks)
+      : null;
+  if (missing) return { answer: '', cited: [], notAddressed: missing };
 
+  const quoted = expand(picks, shape.asks);
   const cited: Synthesis['cited'] = [];
   const indexOf = (source: Source, quote: string) => {
     const known = cited.find((entry) => entry.source.chunkId === source.chunkId);
@@ -137,9 +213,17 @@ export function extractiveAnswer(
     cited.push({ index: cited.length + 1, source, quote });
     return cited.length;
   };
-  const lines = chosen.map((scored) =>
-    withCitation(scored.unit.text, indexOf(scored.source, scored.unit.text)),
-  );
+  const lines = tools.map((tool) => withCitation(tool.text, indexOf(tool, tool.text)));
+  let length = 0;
+  for (const { source, units } of quoted) {
+    for (const unit of units) {
+      if (length + unit.text.length > MAX_ANSWER_LENGTH && length > 0) break;
+      length += unit.text.length;
+      // A row or an item may hold several sentences: each carries the citation.
+      const index = indexOf(source, unit.text);
+      for (const sentence of splitSentences(unit.text)) lines.push(withCitation(sentence, index));
+    }
+  }
   const example = options.intent === 'endpoint' ? requestExample(sources, cited) : null;
   if (example)
     lines.push(
@@ -152,6 +236,329 @@ export function extractiveAnswer(
     lines.push(`${withCitation(label, indexOf(listing.source, listing.code))}\n\n${listing.code}`);
   }
   return { answer: lines.join(' ').replace(/ (\n|$)/g, '$1'), cited };
+}
+
+/** Stems this long or longer may match by prefix ("intern" and "internat"). */
+const MIN_ALIAS_LENGTH = 4;
+
+/**
+ * A focus word no unit contains may still be there under another stemmer's cut: the rewrite
+ * corrects typos to search-engine lexemes ("intern", "dimens"), which are prefixes of, or
+ * extend, our stems ("internat", "dimension"). Such a word is taken to be in every unit that
+ * holds a stem it shares a prefix with, so the typo question is read as the corrected one.
+ */
+function alias(
+  focus: readonly string[],
+  candidates: readonly Candidate[],
+  frequency: Map<string, number>,
+): void {
+  const known = [...frequency.keys()];
+  for (const stem of focus) {
+    if (frequency.has(stem) || stem.length < MIN_ALIAS_LENGTH || /\d/.test(stem)) continue;
+    const aliases = new Set(
+      known.filter(
+        (other) => other.length >= MIN_ALIAS_LENGTH && (other.startsWith(stem) || stem.startsWith(other)),
+      ),
+    );
+    if (aliases.size === 0) continue;
+    let count = 0;
+    for (const candidate of candidates) {
+      if (![...aliases].some((other) => candidate.stems.has(other))) continue;
+      candidate.stems.add(stem);
+      count++;
+    }
+    frequency.set(stem, count);
+  }
+}
+
+/**
+ * Names written as code in the question (`ShipmentStatus`, `pickup_cutoff`, `Money.amount`): a
+ * passage that repeats one verbatim is about that very thing.
+ */
+function codeNames(query: string): string[] {
+  return [
+    ...query.matchAll(
+      /[A-Za-z][A-Za-z0-9]*(?:[._][A-Za-z0-9]+)+|\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/g,
+    ),
+  ].map((match) => match[0]);
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const once = (pattern: RegExp) => new RegExp(pattern.source, pattern.flags.replace('g', ''));
+
+/** Whether a unit may be quoted as an answer sentence at all. */
+function quotable(unit: TextUnit, suspicious: boolean): boolean {
+  if (unit.text.length < MIN_UNIT_LENGTH || unit.text.length > MAX_UNIT_LENGTH) return false;
+  if (suspicious && findInjections(unit.text).length > 0) return false;
+  // A heading is a label, not an answer; an operation's heading comes in with the chunk's
+  // sentences (see `expand`), never alone.
+  if (unit.kind === 'heading') return false;
+  // A list item or a table row may be short ("Growth | 300 | 25"); a sentence may not.
+  return (
+    !isFragment(unit.text, unit.kind === 'sentence' ? undefined : MIN_ITEM_WORDS) && !isQuestion(unit.text)
+  );
+}
+
+function baseScore(
+  source: Source,
+  unit: TextUnit,
+  asks: ReadonlySet<Ask>,
+  operations: boolean,
+  identifiers: ReadonlyArray<{ strong: RegExp; weak: RegExp | null }>,
+  inOperation: boolean,
+  focus: readonly string[],
+): number {
+  const text = unit.text;
+  const exact = identifiers.some((identifier) => identifier.strong.test(text))
+    ? 0.4
+    : identifiers.some((identifier) => identifier.weak?.test(text))
+      ? 0.2
+      : 0;
+  let fit = 0;
+  if (asks.has('number') && hasNumber(text)) fit += NUMBER_FIT;
+  if (asks.has('definition') && isDefinitional(text))
+    fit += definesFocus(text, focus) ? DEFINES_FOCUS_FIT : WEAK_FIT;
+  if ((asks.has('list') || asks.has('steps')) && unit.kind !== 'sentence') fit += WEAK_FIT;
+  if (asks.has('yes-no') && isDecisive(text)) fit += DECISIVE_FIT;
+  if (asks.has('reason') && givesReason(text)) fit += KIND_FIT;
+  if (operations && (OPERATION_REFERENCE.test(text) || inOperation)) fit += KIND_FIT;
+  const reference = source.origin === 'reference' ? -0.1 : 0;
+  // A catalogue line that names many codes at once ("`400`: malformed (`A`, `B`, `C`)") says a
+  // code exists, not what it means: a statement about it is the better answer, unless a list is
+  // asked for.
+  const catalogue = !asks.has('list') && (text.match(/`[^`]+`/g)?.length ?? 0) >= CATALOGUE_CODES ? -0.1 : 0;
+  return 0.2 / (1 + source.rank) + exact + fit + reference + catalogue;
+}
+
+/** "An idempotency key is …", "**Cursor** — a token that …": the unit opens by defining the focus. */
+function definesFocus(text: string, focus: readonly string[]): boolean {
+  const subject =
+    /^(?:\*\*([^*]{1,60})\*\*\s*[—–:-]\s*)|^(?:an?\s+|the\s+)?([^,;:.]{1,60}?)\s+(?:is|are|means|refers to|denotes|stands for)\b/i.exec(
+      text.trim(),
+    );
+  if (!subject) return false;
+  const words = contentStems(subject[1] ?? subject[2] ?? '');
+  return words.length > 0 && words.some((word) => focus.includes(word));
+}
+
+/**
+ * Greedy cover of the focus: each step takes the unit that adds the most of what is not yet
+ * covered, plus what it is worth on its own, preferring chunks already quoted.
+ */
+function choose(
+  candidates: readonly Candidate[],
+  asks: ReadonlySet<Ask>,
+  share: (stems: ReadonlySet<string>, except: ReadonlySet<string>) => number,
+  operationFirst: boolean,
+  named: boolean,
+  multiPart: boolean,
+): Candidate[] {
+  const picks: Candidate[] = [];
+  const covered = new Set<string>();
+  const none = new Set<string>();
+  const perSource = new Map<string, number>();
+  let numbered = false;
+  // A question that asks which operation to call is answered first by one that covers it.
+  const relevant = candidates.filter((candidate) => share(candidate.stems, none) > 0);
+  const operations = operationFirst
+    ? relevant.filter((candidate) => candidate.operation || OPERATION_REFERENCE.test(candidate.unit.text))
+    : relevant;
+  // A question that names something as code is answered first by a unit that names it, if any.
+  const namers = operations.filter((candidate) => candidate.named);
+  const first = named && namers.length > 0 ? namers : operations;
+  // The first unit is one of those that cover the focus best; among them, what the question asks
+  // for, the rank and the identifiers decide.
+  const bestShare = Math.max(0, ...first.map((candidate) => share(candidate.stems, none)));
+  let pool = first.filter((candidate) => share(candidate.stems, none) >= NEAR_BEST * bestShare);
+  while (picks.length < MAX_PICKS) {
+    let best: { candidate: Candidate; value: number } | null = null;
+    for (const candidate of pool) {
+      if (picks.includes(candidate)) continue;
+      if ((perSource.get(candidate.source.chunkId) ?? 0) >= MAX_PER_SOURCE) continue;
+      // A unit counts with what it is read under (title, heading, FAQ question): once a passage
+      // of a document is quoted, its citation carries that context, so the rest must add more.
+      const gain = share(candidate.stems, covered);
+      // A number question whose answer holds no figure yet reads on to the chunk's figure.
+      const figure = !numbered && asks.has('number') && hasNumber(candidate.unit.text);
+      // Asked which operation to call, the answer is operations: prose joins only from their own
+      // chunks. A question about a thing it names as code (`ShipmentStatus`) is answered by passages
+      // that name it.
+      const newChunk = !picks.some((pick) => pick.source.sourceId === candidate.source.sourceId);
+      const offTopic =
+        newChunk &&
+        ((operationFirst && !candidate.operation && !OPERATION_REFERENCE.test(candidate.unit.text)) ||
+          (named && !candidate.named));
+      if (picks.length > 0 && offTopic) continue;
+      if (
+        picks.length > 0 &&
+        gain < threshold(candidate, picks, share(candidate.stems, none), figure, multiPart)
+      )
+        continue;
+      if (picks.some((picked) => overlap(picked.own, candidate.own) > NEAR_DUPLICATE)) continue;
+      const number = asks.has('number') && hasNumber(candidate.unit.text);
+      // Once the answer holds a figure, another figure is worth only what it covers.
+      const value =
+        0.6 * gain +
+        candidate.base -
+        (numbered && number ? NUMBER_FIT : 0) +
+        (picks.some((pick) => pick.source.sourceId === candidate.source.sourceId) ? SAME_SOURCE : 0);
+      if (!best || value > best.value) best = { candidate, value };
+    }
+    if (!best) break;
+    picks.push(best.candidate);
+    perSource.set(best.candidate.source.chunkId, (perSource.get(best.candidate.source.chunkId) ?? 0) + 1);
+    for (const stem of best.candidate.stems) covered.add(stem);
+    if (hasNumber(best.candidate.unit.text)) numbered = true;
+    // After the first, any unit that adds to the cover may join, not only the strong ones.
+    pool = relevant;
+  }
+  return picks;
+}
+
+/**
+ * What a further unit must add: nothing more for the figure a number question still lacks, in a
+ * document already quoted; anything in a paragraph already quoted (it reads on from it), half
+ * the usual share elsewhere in a document already quoted, and from a new document the full share,
+ * and only if the unit covers half the focus on its own (as the evidence gate asks of a source),
+ * or a third of it for a question of several parts (each source may answer one): a new source is
+ * cited only when it answers.
+ */
+function threshold(
+  candidate: Candidate,
+  picks: readonly Candidate[],
+  coverage: number,
+  figure: boolean,
+  multiPart: boolean,
+): number {
+  // A document's chunks are one source to its reader (and to its citation).
+  const sameDocument = picks.filter((pick) => pick.source.sourceId === candidate.source.sourceId);
+  if (figure && sameDocument.length > 0) return 0;
+  if (
+    sameDocument.some(
+      (pick) => pick.source.chunkId === candidate.source.chunkId && pick.unit.block === candidate.unit.block,
+    )
+  )
+    return Number.MIN_VALUE;
+  if (sameDocument.length > 0) return MIN_GAIN / 2;
+  return coverage >= (multiPart ? MIN_COVERAGE : HALF) ? NEW_SOURCE_GAIN : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * Why the chosen units do not answer, or null when they do: the first unit's document covers none of
+ * the focus's distinctive words (those rarer than the median among the words the context has at all), or an
+ * operation is asked for and no chosen unit names or describes one.
+ */
+function unaddressed(
+  picks: readonly Candidate[],
+  candidates: readonly Candidate[],
+  focus: readonly string[],
+  weight: (stem: string) => number,
+  share: (stems: ReadonlySet<string>, except: ReadonlySet<string>) => number,
+  asks: ReadonlySet<Ask>,
+): string | null {
+  const present = focus.filter((stem) => candidates.some((candidate) => candidate.stems.has(stem)));
+  const weights = present.map(weight).sort((left, right) => left - right);
+  const median = weights[Math.floor((weights.length - 1) / 2)] ?? 0;
+  const distinctive = present.filter((stem) => weight(stem) >= median);
+  // The passage is the first unit's document (its retrieved chunks): a unit may leave to its
+  // neighbours what it is about.
+  const passage = new Set(
+    candidates
+      .filter((candidate) => candidate.source.sourceId === picks[0]!.source.sourceId)
+      .flatMap((candidate) => [...candidate.stems]),
+  );
+  if (
+    distinctive.length > 0 &&
+    !distinctive.some((stem) => passage.has(stem)) &&
+    share(picks[0]!.stems, new Set()) < HALF
+  )
+    return "the best passage covers none of the question's distinctive words";
+  if (
+    asks.has('operation') &&
+    !picks.some((pick) => pick.operation !== null || OPERATION_REFERENCE.test(pick.unit.text))
+  )
+    return 'no API operation covers the question';
+  return null;
+}
+
+/**
+ * The chosen units with what they need to be read alone, grouped by chunk in the order the chunks
+ * were first chosen and in text order within each: a list item's other sentences, the list after
+ * a lead-in (the whole list when steps or a list are asked for), the sentence a "this" or "it"
+ * refers to, and the operation heading that names what an operation's chunk describes.
+ */
+function expand(
+  picks: readonly Candidate[],
+  asks: ReadonlySet<Ask>,
+): Array<{ source: Source; units: TextUnit[] }> {
+  const groups: Array<{ source: Source; units: Map<number, TextUnit> }> = [];
+  let count = 0;
+  const readable = (unit: TextUnit | undefined, suspicious: boolean): unit is TextUnit =>
+    !!unit &&
+    unit.kind !== 'code' &&
+    unit.kind !== 'heading' &&
+    !(suspicious && findInjections(unit.text).length > 0) &&
+    unit.text.length <= MAX_UNIT_LENGTH &&
+    !isFragment(unit.text, unit.kind === 'sentence' ? undefined : MIN_ITEM_WORDS) &&
+    !isQuestion(unit.text);
+  for (const [order, pick] of picks.entries()) {
+    let group = groups.find((entry) => entry.source.chunkId === pick.source.chunkId);
+    if (!group) {
+      group = { source: pick.source, units: new Map() };
+      groups.push(group);
+    }
+    const { siblings, unit } = pick;
+    const clean = (sibling: TextUnit | undefined): sibling is TextUnit => readable(sibling, pick.suspicious);
+    const wanted: TextUnit[] = [];
+    if (pick.operation && (order === 0 || asks.has('operation'))) wanted.push(pick.operation);
+    if (needsAntecedent(unit.text) && clean(siblings[unit.position - 1]))
+      wanted.push(siblings[unit.position - 1]!);
+    wanted.push(unit);
+    if (unit.kind === 'item')
+      wanted.push(...siblings.filter((sibling) => sibling.block === unit.block && clean(sibling)));
+    const wholeList = unit.kind === 'item' && (asks.has('steps') || asks.has('list'));
+    // A lead-in or a table's bold caption ("**Table 19.2.** Belief trajectory …") is read with
+    // the list or table it introduces.
+    const introduces =
+      isLeadIn(unit.text) ||
+      (/^\*\*[^*]+\*\*/.test(unit.text) && siblings[unit.position + 1]?.kind === 'row');
+    if (introduces || wholeList) wanted.push(...listRun(siblings, unit).filter(clean));
+    for (const item of wanted) {
+      if (group.units.has(item.position)) continue;
+      if (count >= MAX_QUOTED) break;
+      group.units.set(item.position, item);
+      count++;
+    }
+  }
+  return groups.map(({ source, units }) => ({
+    source,
+    units: [...units.values()].sort((left, right) => left.position - right.position),
+  }));
+}
+
+/**
+ * The run of list items or table rows a unit belongs to or introduces, with its lead-in, at most
+ * MAX_LIST_ITEMS members long.
+ */
+function listRun(siblings: readonly TextUnit[], unit: TextUnit): TextUnit[] {
+  const member = unit.kind === 'item' || unit.kind === 'row' ? unit.kind : siblings[unit.position + 1]?.kind;
+  if (member !== 'item' && member !== 'row') return [];
+  let first = unit.kind === member ? unit.position : unit.position + 1;
+  while (first > 0 && siblings[first - 1]?.kind === member) first--;
+  const run: TextUnit[] = [];
+  // The sentence that introduces the list ("Rotate a key without downtime:") reads with it.
+  const leadIn = siblings[first - 1];
+  if (leadIn && leadIn.kind === 'sentence' && isLeadIn(leadIn.text)) run.push(leadIn);
+  const blocks = new Set<number>();
+  for (let position = first; position < siblings.length; position++) {
+    const sibling = siblings[position]!;
+    if (sibling.kind !== member) break;
+    blocks.add(sibling.block);
+    if (blocks.size > MAX_LIST_ITEMS) break;
+    run.push(sibling);
+  }
+  return run;
 }
 
 /** "Creates a location." + 2 → "Creates a location [2]." */
@@ -177,6 +584,18 @@ function requestExample(
     if (code) return { source, code: code.text };
   }
   return null;
+}
+
+/** The retrieved passage that defines a numbered entity (`**Algorithm 3.2.**`), if any. */
+function definition(sources: readonly Source[], entity: { type: string; number: string }): Source | null {
+  // "**Algorithm 3.2.**" opens a listing, "**Equation 7.5**" a display equation: a bold label the
+  // graph's own reader resolves to the entity asked about (it reads "Equation" as a Formula).
+  const defines = (text: string) =>
+    [...text.matchAll(/\*\*([^*\n]{1,40})\*\*/g)].some((match) => {
+      const reference = parseEntityReference(match[1]!.replace(/\.$/, ''));
+      return reference?.type === entity.type && reference.number === entity.number;
+    });
+  return sources.find((source) => source.origin !== 'tool' && defines(source.text)) ?? null;
 }
 
 /** The code listing that follows a numbered entity's bold definition (`**Algorithm 3.2.**`). */

@@ -1,0 +1,10 @@
+export {
+  VERSION_SEGMENT,
+  isPluralName,
+  nameWords,
+  pluralWord,
+  resourceForms,
+  resourceName,
+  resourceOfPath,
+  resourceOfSchema,
+} from './resource-name.js';
