@@ -390,7 +390,11 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
         [workspace],
       );
       const recounted = await sql.query<{ lexeme: string; df: number }>(
-        `SELECT t.lexeme, count(DISTINCT c.id)::int AS df FROM rag_chunks c, unnest(c.tsv) AS t
+        // A chunk's lexemes are its tsvector's (heading trail and text) and its document title's.
+        `SELECT t.lexeme, count(DISTINCT c.id)::int AS df
+         FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id,
+              LATERAL (SELECT lexeme FROM unnest(c.tsv)
+                       UNION SELECT lexeme FROM unnest(to_tsvector('english', coalesce(d.title, '')))) AS t
          WHERE c.workspace_id = $1 GROUP BY t.lexeme ORDER BY t.lexeme`,
         [workspace],
       );

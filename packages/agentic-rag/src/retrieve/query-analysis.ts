@@ -48,14 +48,54 @@ export async function analyzeQuery(
       `SELECT l.lexeme, similarity(l.lexeme, $2) AS similarity, v.df
        FROM rag_lexicon l JOIN rag_vocabulary v ON v.workspace_id = l.workspace_id AND v.lexeme = l.lexeme
        WHERE l.workspace_id = $1 AND similarity(l.lexeme, $2) >= $3 AND l.lexeme % $2 AND v.df > 0
-       ORDER BY similarity DESC, v.df DESC, l.lexeme LIMIT 1`,
+       ORDER BY similarity DESC, v.df DESC, l.lexeme LIMIT 5`,
       [workspaceId, row.lexeme, similarityThreshold],
     );
-    const best = suggestion.rows[0];
+    const best = suggestion.rows.find((candidate) => isTypoOf(row.lexeme, candidate.lexeme));
     if (best) {
       corrections.push({ from: row.lexeme, to: best.lexeme, similarity: best.similarity });
       documentFrequency.set(best.lexeme, best.df);
     }
   }
   return { terms, documentFrequency, corrections };
+}
+
+/**
+ * Whether `word` can be a misspelling of `lexeme`: at most one edit (insertion, deletion,
+ * substitution or swap of neighbours) for a word of up to five letters, two for a longer one.
+ * Trigram similarity alone also pairs real words that merely share a prefix ("capital" with
+ * "cap"), and a question about something the corpus lacks must stay unknown, not be corrected into
+ * something it has.
+ */
+export function isTypoOf(word: string, lexeme: string): boolean {
+  return editDistance(word, lexeme) <= (word.length <= 5 ? 1 : 2);
+}
+
+/** Optimal string alignment distance (Damerau–Levenshtein without repeated edits of one span). */
+function editDistance(left: string, right: string): number {
+  const rows = left.length + 1;
+  const columns = right.length + 1;
+  const distance: number[][] = Array.from({ length: rows }, (_, row) =>
+    Array.from({ length: columns }, (_, column) => (row === 0 ? column : column === 0 ? row : 0)),
+  );
+  for (let row = 1; row < rows; row++) {
+    for (let column = 1; column < columns; column++) {
+      const cost = left[row - 1] === right[column - 1] ? 0 : 1;
+      let best = Math.min(
+        distance[row - 1]![column]! + 1,
+        distance[row]![column - 1]! + 1,
+        distance[row - 1]![column - 1]! + cost,
+      );
+      if (
+        row > 1 &&
+        column > 1 &&
+        left[row - 1] === right[column - 2] &&
+        left[row - 2] === right[column - 1]
+      ) {
+        best = Math.min(best, distance[row - 2]![column - 2]! + 1);
+      }
+      distance[row]![column] = best;
+    }
+  }
+  return distance[left.length]![right.length]!;
 }
