@@ -43,6 +43,8 @@ const WEAK_FIT = 0.08;
 const DECISIVE_FIT = 0.05;
 const LOOKUP_TOOL = 'tool:lookup';
 const CATALOGUE_CODES = 4;
+/** A line that names the identifier asked about with fewer other words than this is an index entry. */
+const INDEX_WORDS = 4;
 
 /**
  * The answer without a model: sentences and list items of the retrieved chunks, quoted verbatim,
@@ -283,7 +285,13 @@ function baseScore(
   // A catalogue line that names many codes at once ("`400`: malformed (`A`, `B`, `C`)") says a
   // code exists, not what it means: a statement about it is the better answer, unless a list is
   // asked for.
-  const catalogue = !asks.has('list') && (text.match(/`[^`]+`/g)?.length ?? 0) >= CATALOGUE_CODES ? -0.1 : 0;
+  // So does an index line that names the very identifier asked about and little else ("Codes this
+  // operation documents: `X`").
+  const novel = exact > 0 ? contentStems(text).filter((stem) => !focus.includes(stem)).length : Infinity;
+  const catalogue =
+    !asks.has('list') && ((text.match(/`[^`]+`/g)?.length ?? 0) >= CATALOGUE_CODES || novel < INDEX_WORDS)
+      ? -0.1
+      : 0;
   return 0.2 / (1 + source.rank) + exact + fit + reference + catalogue;
 }
 
