@@ -47,19 +47,22 @@ const CATALOGUE_CODES = 4;
 const INDEX_WORDS = 4;
 
 /**
- * The answer without a model: sentences and list items of the retrieved chunks, quoted verbatim,
- * each ending with the [n] of its chunk. Units are chosen greedily by how much of the question's
- * focus they add (rarer words count more), by what the question asks for (a number, a definition,
- * steps, a list, a yes/no, a reason, an operation), by their chunk's rank and by the exact
- * identifiers they repeat; a chunk already quoted is preferred, so the answer reads as one
- * passage and cites only sources that answer. Headings and fragments are never quoted as
- * sentences; a list item is quoted whole, a unit that leans on the sentence before it ("when this
- * happens") comes with that sentence, a lead-in comes with its list. An operation's chunk is
- * introduced by its heading (`POST /locations — Create a location`), which names what the rest
- * describes. Units carrying injected instructions are never quoted. When the best unit covers
- * none of the focus's distinctive words, or an operation is asked for and no operation covers
- * the focus, the answer is empty and `notAddressed` says why. For an endpoint question the
- * request example of the best cited operation is appended; for a numbered entity, its listing.
+ * The answer without a model: sentences, list items and table rows of the retrieved chunks, quoted
+ * verbatim (a row's cells under their headers), each ending with the [n] of its chunk. Each unit is
+ * read under its chunk's title, its section heading and, in an FAQ, the question it answers.
+ * Units are chosen greedily by how much of the question's focus they add (rarer words count
+ * more), by what the question asks for (a number, a definition, steps, a list, a yes/no, a reason,
+ * an operation), by their chunk's rank and by the exact identifiers they repeat; a document
+ * already quoted is preferred and a new one must answer on its own, so the answer reads as one
+ * passage and cites only sources that answer (see passage.ts). Headings, fragments and a source's
+ * own questions are never quoted as sentences; a list item is quoted whole, a unit that leans on
+ * the sentence before it ("when this happens") comes with that sentence, a lead-in or a table's
+ * caption comes with its list or rows, and an operation's chunk is introduced by its heading
+ * (`POST /locations — Create a location`), which names what the rest describes. Units carrying
+ * injected instructions are never quoted. When nothing covers the focus's distinctive words, or
+ * an operation is asked for and no operation covers the focus, the answer is empty and
+ * `notAddressed` says why. For an endpoint question the request example of the best cited
+ * operation is appended; for a numbered entity, its listing.
  */
 export function extractiveAnswer(
   query: string,
