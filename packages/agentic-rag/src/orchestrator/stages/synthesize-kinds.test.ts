@@ -225,6 +225,40 @@ describe('extractiveAnswer by what the question asks', () => {
     ]);
   });
 
+  it('prefers the statement about an error code to an index line or a catalogue that names it', () => {
+    const operationErrors = source({
+      sourceId: 'api/openapi.yaml#paths/uploads/post/errors',
+      rank: 0,
+      text: [
+        'Codes this operation documents: `QUOTA_EXCEEDED`.',
+        '',
+        '- `413` Payload Too Large: The request is too big (`QUOTA_EXCEEDED`, `FILE_TOO_LARGE`, `PART_TOO_LARGE`, `TOO_MANY_PARTS`).',
+      ].join('\n'),
+    });
+    const faq = source({
+      sourceId: 'support/faq.md',
+      rank: 1,
+      text: 'Uploads larger than 50 MB in one month are rejected with 413 QUOTA_EXCEEDED.',
+    });
+    const synthesis = extractiveAnswer('QUOTA_EXCEEDED: what triggers it?', [operationErrors, faq], {
+      intent: 'general',
+    });
+    expect(synthesis.answer).toBe(
+      'Uploads larger than 50 MB in one month are rejected with 413 QUOTA_EXCEEDED [1].',
+    );
+    // Ranked alike and with no condition to favour it, the statement still beats the line that only
+    // names the code.
+    const plain = source({
+      ...faq,
+      rank: 0,
+      text: 'Uploads of 50 MB or more in one month get 413 QUOTA_EXCEEDED.',
+    });
+    expect(
+      extractiveAnswer('Tell me about QUOTA_EXCEEDED', [operationErrors, plain], { intent: 'general' })
+        .answer,
+    ).toBe('Uploads of 50 MB or more in one month get 413 QUOTA_EXCEEDED [1].');
+  });
+
   it("reads a table's caption with the table it introduces", () => {
     const trajectory = source({
       sourceId: 'textbook/ch04-beliefs.md',

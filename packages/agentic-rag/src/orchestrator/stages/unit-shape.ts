@@ -84,7 +84,7 @@ export function isDecisive(text: string): boolean {
 
 /** Words that give a cause, a purpose or the condition something happens under. */
 export function givesReason(text: string): boolean {
-  return /\b(because|so that|due to|caused by|causes|cause|since|to avoid|in order to|results? in|leads? to|otherwise|without|when|if|unless|more than|fewer than|less than|exceeds?|older than)\b/i.test(
+  return /\b(because|so that|due to|caused by|causes|cause|since|to avoid|in order to|results? in|leads? to|otherwise|without|when|if|unless|(?:more|fewer|less|larger|bigger|smaller|longer|shorter|higher|lower|greater|older|newer) than|exceeds?)\b/i.test(
     text,
   );
 }
