@@ -149,7 +149,10 @@ describe('GraphQL API over HTTP', () => {
     expect(result.refused).toBe(true);
     expect(result.answer.startsWith('Not found in the knowledge base.')).toBe(true);
     expect(result.citations.length).toBeGreaterThan(0);
-    expect(result.selfCheck.warnings.join(' ')).toContain('no source covers the question');
+    // "France" is in the corpus (address validation covers it); "capital" is nowhere in it.
+    expect(result.selfCheck.warnings.join(' ')).toContain(
+      'the question is about capital, which the knowledge base never mentions',
+    );
   });
 
   it('never follows instructions planted in a document, and flags them', async () => {

@@ -20,7 +20,7 @@ import { answersTotal, cacheLookups, silentLogger, stageDuration, type Logger } 
 import type { LookupResult, ToolRouter } from '../tools/index.js';
 import { quarantineSources, quarantineWarnings, type QuarantineRecord } from './quarantine/index.js';
 import { contextSources, toCitations, type Source } from './sources.js';
-import { evidence, unknownNames } from './stages/evidence.js';
+import { evidence, unknownFocus, unknownNames } from './stages/evidence.js';
 import { requestExamples } from './stages/examples.js';
 import { hydeDocument } from './stages/hyde.js';
 import { llmAnswer } from './stages/llm-answer.js';
@@ -494,6 +494,15 @@ export class RagOrchestrator {
     const names = toolAnswered ? [] : unknownNames(run.input.query, run.retrieval?.stats.unknownTerms ?? []);
     if (names.length > 0) {
       run.warnings.push(`the question names ${names.join(', ')}, which the knowledge base never mentions`);
+      return 'refuse';
+    }
+    const unfamiliar = toolAnswered
+      ? []
+      : unknownFocus(run.input.query, run.retrieval?.stats.unknownTerms ?? []);
+    if (unfamiliar.length > 0) {
+      run.warnings.push(
+        `the question is about ${unfamiliar.join(', ')}, which the knowledge base never mentions`,
+      );
       return 'refuse';
     }
     const found = evidence(run.input.query, run.sources, run.rewrite!.corrections);

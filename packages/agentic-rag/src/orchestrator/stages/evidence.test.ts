@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Correction } from '../../retrieve/index.js';
 import { source } from '../source-fixture.js';
-import { evidence, unknownNames } from './evidence.js';
+import { evidence, unknownFocus, unknownNames } from './evidence.js';
 
 const beliefs = source({
   sourceId: 'textbook/ch19-beliefs.md',
@@ -141,5 +141,19 @@ describe('unknownNames', () => {
     expect(unknownNames('Which endpoint? Coursera asks.', ['coursera'])).toEqual([]);
     expect(unknownNames('Which POMDP solver is fastest?', [])).toEqual([]);
     expect(unknownNames('Which POMDP solver is fastest?', ['fastest'])).toEqual([]);
+  });
+});
+
+describe('unknownFocus', () => {
+  // Right: the Postgres lexemes of the question that no chunk of the workspace contains.
+  it.each([
+    ['What is the capital of France?', ['capit'], ['capital']],
+    // A longer question: one unfamiliar word is a paraphrase the other words make up for.
+    ['How do I nuke an old international shipment with a damaged customs label?', ['nuke'], []],
+    ['How do I nuke a shipment?', ['nuke'], ['nuke']],
+    // Nothing unknown, nothing to refuse.
+    ['How do I cancel a shipment?', [], []],
+  ])('%s (unknown %j) → %j', (query, unknownTerms, expected) => {
+    expect(unknownFocus(query, unknownTerms)).toEqual(expected);
   });
 });

@@ -78,6 +78,29 @@ export function evidence(
  * thing the corpus never mentions is out of its scope however many of its other words match;
  * lower-case unknown words ("tomorrow", a typo) say nothing of the kind.
  */
+/** A focus of at most this many words is the whole subject: none of it may be unknown. */
+const SMALL_FOCUS = 3;
+
+/**
+ * The words of a short question's focus that the knowledge base has never seen, in any
+ * spelling ("What is the capital of France?": capital). In a focus of two or three words such a
+ * word is half the subject, and whatever the rest matches is about something else; in a longer
+ * question one unfamiliar word is usually a paraphrase the others make up for.
+ */
+export function unknownFocus(query: string, unknownTerms: readonly string[]): string[] {
+  if (unknownTerms.length === 0) return [];
+  const focus = questionShape(query).focus;
+  if (focus.length > SMALL_FOCUS) return [];
+  // Our stems and Postgres' Snowball lexemes differ at the end: the same word shares its start.
+  return focus.filter((stem) =>
+    unknownTerms.some((lexeme) => {
+      let shared = 0;
+      while (shared < stem.length && stem[shared] === lexeme[shared]) shared++;
+      return shared >= Math.max(4, Math.min(stem.length, lexeme.length) - 1);
+    }),
+  );
+}
+
 export function unknownNames(query: string, unknownTerms: readonly string[]): string[] {
   if (unknownTerms.length === 0) return [];
   // A capital after the start or a sentence's end ("URGENT: which ...") is grammar, not a name.
