@@ -50,6 +50,7 @@ describe.each(testBackends())('lexical fields and feedback on $name', (backend) 
     await write('route-1', null, 'kestrel route falcon hub transfer');
     await write('route-2', null, 'kestrel route falcon hub sorting');
     await write('route-3', null, 'falcon hub night shift schedule');
+    await write('money', null, 'the amount of a money object is a decimal string');
     for (let index = 0; index < 6; index++)
       await write(`filler-${index}`, null, `pallet jack battery ${index} charge cycle`);
   });
@@ -109,5 +110,16 @@ describe.each(testBackends())('lexical fields and feedback on $name', (backend) 
     const expanded = await search(true);
     expect(expanded.slice(0, 2).sort()).toEqual(['route-1', 'route-2']);
     expect(expanded).toContain('route-3');
+  });
+
+  it('searches a compound token the workspace never indexed whole (Money.amount) by its parts', async () => {
+    const result = await createRetriever(loadConfig({}), sql, embedder).retrieve({
+      workspaceId: workspace,
+      query: 'Money.amount',
+      channels: ['lexical'],
+      rerank: false,
+    });
+    expect(result.hits[0]!.sourcePath).toBe('money');
+    expect(result.stats.unknownTerms).toEqual([]);
   });
 });
