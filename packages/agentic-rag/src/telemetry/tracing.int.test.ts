@@ -97,6 +97,7 @@ describe('traces of ragAnswer and of queued jobs', () => {
       'rag.plan',
       'rag.rewrite',
       'rag.retrieve',
+      'rag.quarantine',
       'rag.synthesize',
       'rag.self-check',
     ]);
@@ -104,7 +105,8 @@ describe('traces of ragAnswer and of queued jobs', () => {
       expect(child.spanContext().traceId).toBe(answer.traceId);
       expect(child.attributes).toMatchObject({ 'rag.run_id': answer.runId, 'rag.workspace': ws });
     }
-    const [planSpan, rewriteSpan, retrieveSpan, synthesizeSpan, checkSpan] = children;
+    const [planSpan, rewriteSpan, retrieveSpan, quarantineSpan, synthesizeSpan, checkSpan] = children;
+    expect(quarantineSpan!.attributes).toMatchObject({ 'rag.quarantine.units': 0 });
     expect(planSpan!.attributes).toMatchObject({ 'rag.plan.intent': 'general', 'rag.plan.tools': 0 });
     expect(rewriteSpan!.attributes).toMatchObject({ 'rag.rewrite.corrections': 0 });
     const retrieved = retrieveSpan!.attributes;
