@@ -39,30 +39,34 @@ export async function expandQuery(sql: SqlExecutor, options: FeedbackOptions): P
   const total = options.scores.slice(0, ids.length).reduce((sum, score) => sum + score, 0) || 1;
   const relevance = new Map(ids.map((id, index) => [id, options.scores[index]! / total]));
 
-  const postings = await sql.query<{
-    chunk_id: number;
-    lexeme: string;
-    tf: number;
-    length: number;
-    df: number;
-  }>(
-    `SELECT p.chunk_id, p.lexeme, p.tf + p.tf_heading AS tf, greatest(p.chunk_length, 1) AS length, v.df
+  // Postings alone (an index scan per chunk); document frequencies only for the few candidates.
+  const postings = await sql.query<{ chunk_id: number; lexeme: string; tf: number; length: number }>(
+    `SELECT p.chunk_id, p.lexeme, p.tf + p.tf_heading AS tf, greatest(p.chunk_length, 1) AS length
      FROM rag_chunk_terms p
-     JOIN rag_vocabulary v ON v.workspace_id = p.workspace_id AND v.lexeme = p.lexeme
      WHERE p.chunk_id = ANY($1::bigint[]) AND p.workspace_id = $2`,
     [ids, options.workspaceId],
   );
   const model = new Map<string, number>();
-  const frequency = new Map<string, number>();
   for (const row of postings.rows) {
-    frequency.set(row.lexeme, row.df);
     // Numbers and one- or two-letter lexemes say little about a topic.
     if (row.lexeme.length < 3 || /^\d+$/.test(row.lexeme)) continue;
-    if (row.df > options.chunkCount / 2) continue;
     const weight = (row.tf / row.length) * relevance.get(row.chunk_id)!;
     model.set(row.lexeme, (model.get(row.lexeme) ?? 0) + weight);
   }
-  const ranked = [...model.entries()]
+  const likely = [...model.entries()]
+    .sort((left, right) => right[1] - left[1] || (left[0] < right[0] ? -1 : 1))
+    .slice(0, options.expansionTerms * 3);
+  const frequencies = await sql.query<{ lexeme: string; df: number }>(
+    'SELECT lexeme, df FROM rag_vocabulary WHERE workspace_id = $1 AND lexeme = ANY($2::text[])',
+    [options.workspaceId, likely.map(([lexeme]) => lexeme)],
+  );
+  const frequency = new Map(frequencies.rows.map((row) => [row.lexeme, row.df]));
+  // A word in more than half the chunks is too common to say what the relevant ones are about.
+  for (const [lexeme] of likely) {
+    if ((frequency.get(lexeme) ?? 0) > options.chunkCount / 2) model.delete(lexeme);
+  }
+  const ranked = likely
+    .filter(([lexeme]) => model.has(lexeme))
     .sort((left, right) => right[1] - left[1] || (left[0] < right[0] ? -1 : 1))
     .slice(0, options.expansionTerms);
   const mass = ranked.reduce((sum, [, probability]) => sum + probability, 0) || 1;
@@ -73,7 +77,7 @@ export async function expandQuery(sql: SqlExecutor, options: FeedbackOptions): P
   const added = new Map<string, number>();
   for (const [lexeme, probability] of ranked) {
     weights.set(lexeme, (weights.get(lexeme) ?? 0) + (options.weight * probability) / mass);
-    if (!original.has(lexeme)) added.set(lexeme, frequency.get(lexeme)!);
+    if (!original.has(lexeme)) added.set(lexeme, frequency.get(lexeme) ?? 0);
   }
   // Scaled so the original query keeps its own total weight: BM25 scores stay on the same scale.
   return {
