@@ -58,6 +58,8 @@ type StageName =
 /** Everything one run accumulates as it moves through the stages. */
 interface Run {
   runId: string;
+  /** Retrieval found an API question in a question the plan read as general (see retrieve). */
+  apiSubject?: boolean;
   /** The caller's logger (a request's, with its id) bound to this run's id. */
   logger: Logger;
   input: Required<Pick<RagAnswerInput, 'query' | 'workspaceId' | 'topK' | 'useHyde' | 'useTools' | 'debug'>>;
@@ -160,6 +162,7 @@ export class RagOrchestrator {
           run.synthesis = extractiveAnswer(run.rewrite!.query, run.sources, {
             intent: run.plan!.intent,
             entity: run.plan!.entity,
+            apiSubject: run.apiSubject === true,
           });
           run.method = 'extractive';
           if (run.synthesis.notAddressed) {
@@ -352,6 +355,17 @@ export class RagOrchestrator {
               run.logger,
             );
             run.sources = contextSources(run.context);
+            // Retrieval knows the workspace's API vocabulary, the plan only the question's words:
+            // "How do I remove a location?" is an API question once the spec says locations can
+            // be deleted, and the answer should name the operation, as for "which endpoint...".
+            if (run.plan!.intent === 'general' && run.retrieval.intent.kind === 'endpoint') {
+              run.apiSubject = true;
+              run.plan = {
+                ...run.plan!,
+                intent: 'endpoint',
+                operationType: run.retrieval.intent.operationType ?? run.plan!.operationType,
+              };
+            }
             if (run.plan!.intent === 'endpoint') {
               run.sources.push(...(await requestExamples(this.deps.sql, input.workspaceId, run.sources)));
             }
@@ -442,6 +456,7 @@ export class RagOrchestrator {
               return extractiveAnswer(run.rewrite!.query, run.sources, {
                 intent: run.plan!.intent,
                 entity: run.plan!.entity,
+                apiSubject: run.apiSubject === true,
               });
             try {
               const answer = await llmAnswer(this.deps.llm, input.query, run.sources, run.signal);
@@ -454,6 +469,7 @@ export class RagOrchestrator {
               return extractiveAnswer(run.rewrite!.query, run.sources, {
                 intent: run.plan!.intent,
                 entity: run.plan!.entity,
+                apiSubject: run.apiSubject === true,
               });
             }
           },

@@ -74,7 +74,8 @@ export function choose(
   candidates: readonly Candidate[],
   asks: ReadonlySet<Ask>,
   share: (stems: ReadonlySet<string>, except: ReadonlySet<string>) => number,
-  operationFirst: boolean,
+  operationRequired: boolean,
+  operationPreferred: boolean,
   named: boolean,
   multiPart: boolean,
 ): Candidate[] {
@@ -85,9 +86,13 @@ export function choose(
   let numbered = false;
   // A question that asks which operation to call is answered first by one that covers it.
   const relevant = candidates.filter((candidate) => share(candidate.stems, none) > 0);
-  const operations = operationFirst
-    ? relevant.filter((candidate) => candidate.operation || OPERATION_REFERENCE.test(candidate.unit.text))
-    : relevant;
+  const covering = relevant.filter(
+    (candidate) => candidate.operation || OPERATION_REFERENCE.test(candidate.unit.text),
+  );
+  // Worded as a request for an operation, the question is answered by one or not at all; found to
+  // be an API question only by its subject (retrieval's), it falls back to the prose.
+  const operationFirst = operationRequired || (operationPreferred && covering.length > 0);
+  const operations = operationFirst ? covering : relevant;
   // A question that names something as code is answered first by a unit that names it, if any.
   const namers = operations.filter((candidate) => candidate.named);
   const first = named && namers.length > 0 ? namers : operations;
@@ -180,7 +185,13 @@ export function unaddressed(
   weight: (stem: string) => number,
   share: (stems: ReadonlySet<string>, except: ReadonlySet<string>) => number,
   asks: ReadonlySet<Ask>,
+  /** An API question: an operation retrieval matched through the spec's own words may lead. */
+  apiQuestion = false,
 ): string | null {
+  // Retrieval matched the operation through the spec's vocabulary (its tags' descriptions, its
+  // summary, its fields), which the operation's chunk need not repeat: "set up a new store" is
+  // POST /locations because the Locations tag says stores are locations.
+  if (apiQuestion && picks[0]!.operation !== null) return null;
   const present = focus.filter((stem) => candidates.some((candidate) => candidate.stems.has(stem)));
   const weights = present.map(weight).sort((left, right) => left - right);
   const median = weights[Math.floor((weights.length - 1) / 2)] ?? 0;

@@ -288,3 +288,38 @@ describe('extractiveAnswer by what the question asks', () => {
     expect(synthesis).toEqual({ answer: '', cited: [], notAddressed: 'no passage covers the question' });
   });
 });
+
+describe('a question retrieval found to be about the API (apiSubject)', () => {
+  // "Remove" is the note's word, "Delete" the operation's: the note shares more of the question.
+  const guide = source({
+    sourceId: 'notes/routing.md',
+    title: 'Routing table',
+    rank: 1,
+    text: 'Closed depots are removed from the routing table overnight, so no new parcels are sent there.',
+  });
+  const operation = source({
+    sourceId: 'api/openapi.yaml#paths/depots/{depotId}/delete',
+    title: 'DELETE /depots/{depotId} — Delete a depot',
+    rank: 0,
+    text: '# DELETE /depots/{depotId} — Delete a depot\n\nDeletes a depot that has no open shipments.',
+  });
+  const query = 'How do I remove a depot we closed?';
+
+  it('leads with the operation when the question asks how to do it', () => {
+    const synthesis = extractiveAnswer(query, [operation, guide], { intent: 'endpoint', apiSubject: true });
+    expect(synthesis.cited[0]!.source.sourceId).toBe(operation.sourceId);
+    expect(synthesis.notAddressed).toBeUndefined();
+  });
+
+  it('does not when the question asks whether, not how', () => {
+    const synthesis = extractiveAnswer(
+      'Can a closed depot be removed from routing before the night run?',
+      [operation, guide],
+      {
+        intent: 'endpoint',
+        apiSubject: true,
+      },
+    );
+    expect(synthesis.cited.map((entry) => entry.source.sourceId)).toContain(guide.sourceId);
+  });
+});

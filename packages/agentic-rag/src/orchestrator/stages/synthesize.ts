@@ -67,9 +67,23 @@ const INDEX_WORDS = 4;
 export function extractiveAnswer(
   query: string,
   sources: readonly Source[],
-  options: { intent: string; entity?: { type: string; number: string } | null },
+  options: {
+    intent: string;
+    entity?: { type: string; number: string } | null;
+    /**
+     * Retrieval, not the wording, found this to be about what the API does ("How do I get rid of
+     * a returns centre?"). Asked how to do it (not whether, why or how much), the operation leads
+     * when one is among the passages, and prose answers when none is.
+     */
+    apiSubject?: boolean;
+  },
 ): Synthesis {
   const shape = questionShape(query, options.intent);
+  const howToDo =
+    options.apiSubject === true &&
+    ![...shape.asks].some(
+      (ask) => ask === 'yes-no' || ask === 'reason' || ask === 'number' || ask === 'definition',
+    );
   // Operations are favoured for an endpoint intent, but only a question worded to ask for one
   // is left unanswered when no operation covers it.
   const operations = shape.asks.has('operation') || options.intent === 'endpoint';
@@ -155,6 +169,7 @@ export function extractiveAnswer(
     shape.asks,
     share,
     shape.asks.has('operation'),
+    howToDo,
     names.length > 0,
     shape.multiPart,
   );
@@ -162,7 +177,7 @@ export function extractiveAnswer(
     return { answer: '', cited: [], notAddressed: 'no passage covers the question' };
   const missing =
     tools.length === 0 && picks.length > 0
-      ? unaddressed(picks, candidates, focus, weight, share, shape.asks)
+      ? unaddressed(picks, candidates, focus, weight, share, shape.asks, howToDo)
       : null;
   if (missing) return { answer: '', cited: [], notAddressed: missing };
 
