@@ -24,4 +24,4 @@ export { renderChart } from './svg-chart.js';
 export { compareReports, loadGoldenReport, renderComparison } from './compare.js';
 export type { Comparison, MetricChange, QuestionChange } from './compare.js';
 export { lostRows, renderSuiteTable, runSuite, SUITE_DATASETS, suiteRow } from './suite.js';
-export type { RunSuiteOptions, SuiteDataset, SuiteRow } from './suite.js';
+export type { RunSuiteOptions, SplitRole, SuiteDataset, SuiteRow } from './suite.js';

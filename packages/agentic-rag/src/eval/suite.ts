@@ -10,17 +10,35 @@ import { runBeir, type BeirReport, type EvalMode } from './run-beir.js';
  * tuning may look at; `test` is held out: it is reported, never tuned on. The sample fixture was
  * tuned on in earlier work, so it counts as dev only.
  */
+export type SplitRole = 'dev' | 'test';
+
 export interface SuiteDataset {
   name: string;
   /** Relative to the repository root. */
   directory: string;
-  splits: ReadonlyArray<'dev' | 'test'>;
+  /** Each qrels file (`qrels/<file>.tsv`) and the role it plays: tuned on (dev) or held out (test). */
+  splits: ReadonlyArray<{ file: string; role: SplitRole }>;
 }
 
 export const SUITE_DATASETS: readonly SuiteDataset[] = [
-  { name: 'sample', directory: 'eval/fixtures/beir-sample', splits: ['test'] },
-  { name: 'postgres-docs', directory: 'eval/datasets/postgres-docs', splits: ['dev', 'test'] },
-  { name: 'python-docs', directory: 'eval/datasets/python-docs', splits: ['dev', 'test'] },
+  // Its only qrels file is called test, but earlier work was tuned on it.
+  { name: 'sample', directory: 'eval/fixtures/beir-sample', splits: [{ file: 'test', role: 'dev' }] },
+  {
+    name: 'postgres-docs',
+    directory: 'eval/datasets/postgres-docs',
+    splits: [
+      { file: 'dev', role: 'dev' },
+      { file: 'test', role: 'test' },
+    ],
+  },
+  {
+    name: 'python-docs',
+    directory: 'eval/datasets/python-docs',
+    splits: [
+      { file: 'dev', role: 'dev' },
+      { file: 'test', role: 'test' },
+    ],
+  },
 ];
 
 /** Single channels: the fusion is measured against the best of them. */
@@ -39,8 +57,8 @@ export interface SuiteRow {
 export interface RunSuiteOptions {
   root: string;
   datasets?: readonly SuiteDataset[];
-  /** Only these splits (default: every split a dataset has). */
-  splits?: ReadonlyArray<'dev' | 'test'>;
+  /** Only splits of these roles (default: every split a dataset has). */
+  splits?: readonly SplitRole[];
   pipeline: IngestPipeline;
   retriever: HybridRetriever;
   modes: readonly EvalMode[];
@@ -60,17 +78,19 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteRow[]> {
       options.onSkip?.(dataset, `${dataset.directory}/corpus.jsonl not found`);
       continue;
     }
-    for (const split of dataset.splits.filter((name) => !options.splits || options.splits.includes(name))) {
+    for (const split of dataset.splits.filter(
+      (entry) => !options.splits || options.splits.includes(entry.role),
+    )) {
       const report = await runBeir({
-        dataset: await loadBeirDataset(directory, split),
+        dataset: await loadBeirDataset(directory, split.file),
         workspaceId: `eval-${dataset.name}`,
         pipeline: options.pipeline,
         retriever: options.retriever,
         modes: options.modes,
         onProgress: (mode, done, total) =>
-          options.onProgress?.(`${dataset.name}/${split} ${mode}`, done, total),
+          options.onProgress?.(`${dataset.name}/${split.role} ${mode}`, done, total),
       });
-      rows.push(suiteRow(dataset.name, split, report));
+      rows.push(suiteRow(dataset.name, split.role, report));
     }
   }
   return rows;
