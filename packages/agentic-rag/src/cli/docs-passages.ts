@@ -1,5 +1,6 @@
 import { parseDocument } from 'htmlparser2';
 import type { ChildNode, Element } from 'domhandler';
+import { collapseWhitespace as collapse, preformattedText as rawText } from '../ingest/index.js';
 
 /**
  * Cuts one page of an installed HTML manual (PostgreSQL's DocBook output, Python's Sphinx output)
@@ -380,17 +381,6 @@ function textOf(node: ChildNode, markup?: ManualMarkup): string {
   if (node.type !== 'tag') return '';
   if (markup && (NEVER_CONTENT.has(node.name) || markup.isChrome(node))) return '';
   return node.children.map((child) => textOf(child, markup)).join(node.name === 'br' ? ' ' : '');
-}
-
-/** Text of a <pre> exactly as written: whitespace is meaning there. */
-function rawText(node: ChildNode): string {
-  if (node.type === 'text') return node.data;
-  if (node.type === 'tag') return node.name === 'br' ? '\n' : node.children.map(rawText).join('');
-  return '';
-}
-
-function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
 }
 
 function sumWords(blocks: Block[]): number {

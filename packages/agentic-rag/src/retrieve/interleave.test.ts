@@ -70,3 +70,17 @@ describe('interleave', () => {
     expect(blended.hits.map((found) => found.chunkId)).toEqual(['a', 'b', 'c', 'd']);
   });
 });
+
+describe('interleave scores', () => {
+  it('never lets a hit the blend placed lower claim a higher score than the one above it', () => {
+    const focused = searched([hit('op', 0.6), hit('op-2', 0.5)], []);
+    const broad = searched([hit('guide', 0.9), hit('faq', 0.4)], []);
+    const blended = interleave(focused, broad, 4).hits;
+    expect(blended.map((entry) => [entry.chunkId, entry.score, entry.fusedScore])).toEqual([
+      ['op', 0.6, 0.6],
+      ['guide', 0.6, 0.9],
+      ['op-2', 0.5, 0.5],
+      ['faq', 0.4, 0.4],
+    ]);
+  });
+});

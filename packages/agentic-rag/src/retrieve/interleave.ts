@@ -2,7 +2,9 @@ import type { RetrievalHit, RetrievalResult } from './retriever.js';
 
 /**
  * The narrowed hits and the plain ones taken in turn (narrowed first), each chunk once, k in
- * all. Stage timings add up: both searches ran.
+ * all. Stage timings add up: both searches ran. A hit's `score` is what the list is ordered by,
+ * so a hit the blend placed below one that scored less is given that lower score; its own
+ * evidence stays in `fusedScore`, `channels` and `rerank`.
  */
 export type Searched = Omit<RetrievalResult, 'intent'>;
 
@@ -17,7 +19,8 @@ export function interleave(focused: Searched, broad: Searched, k: number): Searc
     for (const hit of [focused.hits[index], broad.hits[index]]) {
       if (!hit || seen.has(hit.chunkId) || hits.length >= k) continue;
       seen.add(hit.chunkId);
-      hits.push(hit);
+      const above = hits.at(-1)?.score ?? Infinity;
+      hits.push(hit.score > above ? { ...hit, score: above } : hit);
     }
   }
   const stages = new Map<string, number>();

@@ -1,5 +1,6 @@
 import { parseDocument } from 'htmlparser2';
 import type { ChildNode, Element } from 'domhandler';
+import { collapse, rawText } from './html-text.js';
 import type { Loader } from './loader.js';
 import { markdownDocument } from './markdown.js';
 
@@ -177,15 +178,4 @@ function textOf(node: ChildNode): string {
     return node.children.map(textOf).join(node.name === 'br' ? '\n' : '');
   }
   return '';
-}
-
-/** Text of a <pre> exactly as written: whitespace is meaning there. */
-function rawText(node: ChildNode): string {
-  if (node.type === 'text') return node.data;
-  if (node.type === 'tag') return node.name === 'br' ? '\n' : node.children.map(rawText).join('');
-  return '';
-}
-
-function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
 }

@@ -51,3 +51,4 @@ export function loaderFor(sourcePath: string): Loader | undefined {
   const dot = sourcePath.lastIndexOf('.');
   return dot === -1 ? undefined : LOADERS[sourcePath.slice(dot).toLowerCase()];
 }
+export { collapse as collapseWhitespace, rawText as preformattedText } from './html-text.js';
