@@ -355,4 +355,26 @@ describe('selfCheck against the question', () => {
     ).toBe(true);
     expect(selfCheck('Accounts that send spam are suspended [1].', cites, all, { query }).passed).toBe(false);
   });
+
+  it('reads a quoted sentence under the title its citation names, and only the titles it cites', () => {
+    const les = source({
+      sourceId: 'expert/les-initialisation-from-rans.md',
+      title: 'Initialising LES from a RANS Solution',
+      text: 'Converge the RANS solution properly before the LES starts from it.',
+    });
+    const unrelated = source({
+      sourceId: 'notes/initialise.md',
+      title: 'Initialise a workspace',
+      rank: 1,
+      text: 'Run init.',
+    });
+    const answer = 'Converge the RANS solution properly before the LES starts from it [1].';
+    const query = 'How do we initialise LES from RANS?';
+    expect(selfCheck(answer, [{ index: 1, source: les }], [les, unrelated], { query }).passed).toBe(true);
+    // The same sentence cited to a source without that title leaves "initialise" unsaid.
+    const untitled = { ...les, title: null };
+    expect(
+      selfCheck(answer, [{ index: 1, source: untitled }], [untitled, unrelated], { query }).warnings,
+    ).toEqual(['the answer does not mention what the question is about']);
+  });
 });

@@ -108,7 +108,14 @@ export function selfCheck(
   const headingsOnly = sentences > 0 && headings === sentences;
   if (fragments > 0 || headingsOnly) warnings.push(FRAGMENT);
   const offFocus =
-    options.query !== undefined && sentences > 0 && missesFocus(options.query, answer, sources);
+    options.query !== undefined &&
+    sentences > 0 &&
+    missesFocus(
+      options.query,
+      answer,
+      sources,
+      cited.map((entry) => entry.source),
+    );
   if (offFocus) warnings.push(OFF_FOCUS);
   const coverage = sentences === 0 ? 0 : (sentences - unsupported.length) / sentences;
   const citationsValid = !warnings.some((warning) => warning.startsWith('citation ['));
@@ -141,18 +148,30 @@ const FOCUS_SHARE = 0.5;
 const SMALL_FOCUS = 3;
 
 /**
- * Whether the answer leaves out what the question is about. Only the focus words some source
+ * Whether the answer leaves out what the question is about: its words and the titles of the
+ * sources it cites. Only the focus words some source
  * contains count (an extractive answer cannot use a word its sources never do, so a synonym gap is
  * not held against it). A focus of three words or fewer must be there whole: "What happens when I
  * exceed the rate limit?" is not answered by a passage about exceeding some other limit. A longer
  * one must be there for half its weight, rarer words (fewer sources) weighing more.
  */
-export function missesFocus(query: string, answer: string, sources: readonly Source[]): boolean {
+export function missesFocus(
+  query: string,
+  answer: string,
+  sources: readonly Source[],
+  cited: readonly Source[] = [],
+): boolean {
   const perSource = sources.map((source) => new Set(contentStems(`${source.title ?? ''} ${source.text}`)));
   const containing = (stem: string) => perSource.filter((stems) => stems.has(stem)).length;
   const focus = questionShape(query).focus.filter((stem) => containing(stem) > 0);
   if (focus.length === 0) return false;
-  const said = new Set(contentStems(answer.replace(MARKER, ' ')));
+  // A quoted sentence is read under its document's title, which its citation names: a passage
+  // quoted from "Initialising LES from a RANS Solution" answers "How do we initialise LES from RANS?"
+  // without repeating "initialise" (synthesis chose it that way, and the reader sees the title).
+  const said = new Set([
+    ...contentStems(answer.replace(MARKER, ' ')),
+    ...cited.flatMap((source) => contentStems(source.title ?? '')),
+  ]);
   if (focus.length <= SMALL_FOCUS) return focus.some((stem) => !said.has(stem));
   const weight = (stem: string) => Math.log(1 + sources.length / containing(stem));
   const total = focus.reduce((sum, stem) => sum + weight(stem), 0);
