@@ -1,6 +1,7 @@
 import { loadSqlFile, type Sql } from '../db/index.js';
 import { vectorLiteral } from '../store/index.js';
 import { filterConditions, type RetrievalFilters } from './filters.js';
+import { expandQuery } from './feedback.js';
 import type { QueryTerm } from './query-analysis.js';
 
 /** One channel's candidates, best first; scores are the channel's own (cosine, BM25). */
@@ -213,4 +214,36 @@ async function runBm25(
 
 export function bm25Idf(n: number, df: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+export interface LexicalOptions extends Omit<Bm25Options, 'pruning'> {
+  /** RM3 feedback (see feedback.ts): chunks learned from, terms added, their share; weight 0 = off. */
+  feedback: { documents: number; terms: number; weight: number };
+}
+
+/**
+ * The lexical channel: BM25, then with feedback on a second pass for the query expanded by RM3
+ * from the first pass's best chunks. Too few first-pass hits to learn from: the first pass stands.
+ */
+export async function lexicalChannel(sql: Sql, options: LexicalOptions): Promise<ChannelResult> {
+  const { feedback, ...bm25 } = options;
+  const first = await bm25Channel(sql, bm25);
+  if (feedback.weight <= 0 || first.ids.length < feedback.documents) return first;
+  const expansion = await expandQuery(sql, {
+    workspaceId: options.workspaceId,
+    ids: first.ids,
+    scores: first.scores,
+    terms: options.terms,
+    documents: feedback.documents,
+    expansionTerms: feedback.terms,
+    weight: feedback.weight,
+    chunkCount: first.n,
+  });
+  if (expansion.added.size === 0) return first;
+  const second = await bm25Channel(sql, {
+    ...bm25,
+    terms: expansion.terms,
+    documentFrequency: new Map([...options.documentFrequency, ...expansion.added]),
+  });
+  return { ...second, ms: first.ms + second.ms };
 }

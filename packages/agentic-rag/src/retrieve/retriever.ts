@@ -5,9 +5,8 @@ import { ErrorCode, RagError, toRagError } from '../errors/index.js';
 import { assertWorkspaceId } from '../store/index.js';
 import { retrievalScore, silentLogger, type Logger } from '../telemetry/index.js';
 import { loadSqlFile } from '../db/index.js';
-import { bm25Channel, denseChannel, type ChannelResult } from './channels.js';
+import { denseChannel, lexicalChannel, type ChannelResult } from './channels.js';
 import { parseFilters, type RetrievalFilters } from './filters.js';
-import { expandQuery } from './feedback.js';
 import { graphChannel } from './graph-channel.js';
 import {
   fuse,
@@ -326,7 +325,19 @@ export class HybridRetriever {
         : empty,
       channels.has('lexical')
         ? time('lexical', () =>
-            this.lexical(options.workspaceId, terms, analysis, candidates, filters, options.feedback),
+            lexicalChannel(this.sql, {
+              workspaceId: options.workspaceId,
+              terms,
+              documentFrequency: analysis.documentFrequency,
+              limit: candidates,
+              ...this.settings.bm25,
+              filters,
+              // A weight of 0 turns feedback off whatever the caller asks.
+              feedback:
+                options.feedback === false
+                  ? { ...this.settings.feedback, weight: 0 }
+                  : this.settings.feedback,
+            }),
           )
         : empty,
     ]);
@@ -453,49 +464,6 @@ export class HybridRetriever {
           ),
       },
     };
-  }
-
-  /**
-   * BM25, and with feedback on a second pass for the query expanded by RM3 from the first pass's
-   * best chunks. Too few first-pass hits to learn from: the first pass stands.
-   */
-  private async lexical(
-    workspaceId: string,
-    terms: AnalyzedQuery['terms'],
-    analysis: AnalyzedQuery,
-    candidates: number,
-    filters: RetrievalFilters,
-    feedback: boolean | undefined,
-  ): Promise<ChannelResult> {
-    const bm25 = (queryTerms: AnalyzedQuery['terms'], documentFrequency: ReadonlyMap<string, number>) =>
-      bm25Channel(this.sql, {
-        workspaceId,
-        terms: queryTerms,
-        documentFrequency,
-        limit: candidates,
-        k1: this.settings.bm25.k1,
-        b: this.settings.bm25.b,
-        fields: this.settings.bm25.fields,
-        filters,
-      });
-    const first = await bm25(terms, analysis.documentFrequency);
-    const settings = this.settings.feedback;
-    if (!(feedback ?? settings.weight > 0) || settings.weight <= 0 || first.ids.length < settings.documents) {
-      return first;
-    }
-    const expansion = await expandQuery(this.sql, {
-      workspaceId,
-      ids: first.ids,
-      scores: first.scores,
-      terms,
-      documents: settings.documents,
-      expansionTerms: settings.terms,
-      weight: settings.weight,
-      chunkCount: first.n,
-    });
-    if (expansion.added.size === 0) return first;
-    const second = await bm25(expansion.terms, new Map([...analysis.documentFrequency, ...expansion.added]));
-    return { ...second, ms: first.ms + second.ms };
   }
 
   /** Rewrites each query word whose lexeme was corrected; the rest of the query is kept as typed. */
