@@ -19,7 +19,7 @@ describe('loadConfig defaults', () => {
 
   it.each([
     ['NODE_ENV', 'development'],
-    ['HOST', '0.0.0.0'],
+    ['HOST', '127.0.0.1'],
     ['PORT', 4000],
     ['DATA_DIR', '.data'],
     ['LOG_LEVEL', 'info'],
@@ -87,7 +87,7 @@ describe('loadConfig parsing', () => {
     [{ PORT: ' 5000 ' }, 'PORT', 5000],
     [{ PORT: '' }, 'PORT', 4000],
     [{ PORT: '   ' }, 'PORT', 4000],
-    [{ HOST: '' }, 'HOST', '0.0.0.0'],
+    [{ HOST: '' }, 'HOST', '127.0.0.1'],
     [{ DATA_DIR: ' /var/rag ' }, 'DATA_DIR', '/var/rag'],
     [{ NODE_ENV: 'production' }, 'NODE_ENV', 'production'],
     [{ HYBRID_VECTOR_WEIGHT: '0.7' }, 'HYBRID_VECTOR_WEIGHT', 0.7],

@@ -81,7 +81,8 @@ export const configSchema = z.object({
     .enum(['development', 'production', 'test'])
     .default('development')
     .describe('one of development, production, test'),
-  HOST: text('0.0.0.0'),
+  // Loopback by default: a fresh install is not reachable from the network until someone says so.
+  HOST: text('127.0.0.1'),
   PORT: int(4000, 0, 65535),
   DATA_DIR: text('.data'),
   LOG_LEVEL: z
@@ -114,6 +115,21 @@ export const configSchema = z.object({
   NEO4J_PASSWORD: z.string().optional().describe('a string'),
 
   AGENTIC_RAG_ENABLED: bool(true),
+  // Every transport authenticates callers with API keys unless this is off (loopback HOST only).
+  AGENTIC_RAG_AUTH: z.enum(['on', 'off']).default('on').describe('one of on, off (off only on a loopback HOST)'),
+  AGENTIC_RAG_API_KEY: z.string().trim().min(1).optional().describe('an API key (ar_...)'),
+  METRICS_TOKEN: z.string().trim().min(16).optional().describe('a string of at least 16 characters'),
+  RATE_LIMIT_PER_SECOND: z.coerce
+    .number()
+    .min(0)
+    .max(100_000)
+    .default(20)
+    .describe('a number from 0 to 100000 (0 turns rate limiting off)'),
+  RATE_LIMIT_BURST: int(60, 1, 1_000_000),
+  INGEST_SECRETS: z
+    .enum(['redact', 'refuse'])
+    .default('redact')
+    .describe('one of redact (replace secrets and record it), refuse (fail the document)'),
   AGENTIC_RAG_WORKSPACE: z
     .string()
     .regex(WORKSPACE_ID)
@@ -253,6 +269,8 @@ export const SECRET_KEYS = [
   'RAG_EMBEDDER_API_KEY',
   'RAG_LLM_API_KEY',
   'OTEL_EXPORTER_OTLP_HEADERS',
+  'AGENTIC_RAG_API_KEY',
+  'METRICS_TOKEN',
 ] as const satisfies readonly (keyof Config)[];
 
 /** URL-valued variables that may carry credentials in their user-info part. */

@@ -28,6 +28,11 @@ export const ErrorCode = {
   WORKSPACE_NOT_FOUND: 'WORKSPACE_NOT_FOUND',
   QUERY_TOO_COMPLEX: 'QUERY_TOO_COMPLEX',
   UPSTREAM_UNAVAILABLE: 'UPSTREAM_UNAVAILABLE',
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  FORBIDDEN: 'FORBIDDEN',
+  RATE_LIMITED: 'RATE_LIMITED',
+  SECRET_REFUSED: 'SECRET_REFUSED',
+  SOURCE_OUTSIDE_ROOT: 'SOURCE_OUTSIDE_ROOT',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -78,6 +83,16 @@ export const ERROR_CODE_INFO: Record<ErrorCode, ErrorCodeInfo> = {
   QUERY_TOO_COMPLEX: { graphql: 'QUERY_TOO_COMPLEX', httpStatus: 400, retryable: false },
   // Another agentic-rag API a command talks to (rag:eval --endpoint) did not answer usefully.
   UPSTREAM_UNAVAILABLE: { graphql: 'UPSTREAM_UNAVAILABLE', httpStatus: 502, retryable: true },
+  // No API key, or one that is unknown, malformed or revoked: the same answer for all four.
+  UNAUTHENTICATED: { graphql: 'UNAUTHENTICATED', httpStatus: 401, retryable: false },
+  // The key is valid but its role does not allow the operation.
+  FORBIDDEN: { graphql: 'FORBIDDEN', httpStatus: 403, retryable: false },
+  // The key spent its request budget; details.retryAfterSeconds says when to come back.
+  RATE_LIMITED: { graphql: 'RATE_LIMITED', httpStatus: 429, retryable: true },
+  // INGEST_SECRETS=refuse and the document holds a credential: it is not stored.
+  SECRET_REFUSED: { graphql: 'SECRET_REFUSED', httpStatus: 422, retryable: false },
+  // A source path (or a symlink in it) resolves outside the folder ingestion may read.
+  SOURCE_OUTSIDE_ROOT: { graphql: 'SOURCE_OUTSIDE_ROOT', httpStatus: 403, retryable: false },
 };
 
 export interface RagErrorOptions {
