@@ -4,14 +4,15 @@ export type { Chunk, ChunkerOptions, ChunkMetadata } from './chunker.js';
 export { cl100kTokenizer } from './tokenizer.js';
 export type { Tokenizer } from './tokenizer.js';
 export { contentHash, pipelineFingerprint, stableChunkId } from './content-hash.js';
-export { discoverFiles } from './discover.js';
-export type { DiscoveredFile, Discovery } from './discover.js';
+export { discoverFiles, resolveInsideRoot } from './discover.js';
+export type { DiscoveredFile, Discovery, InsideRoot } from './discover.js';
 export { IngestPipeline } from './pipeline.js';
 export type {
   DocumentOutcome,
   DocumentSource,
   PendingWork,
   IngestFailure,
+  IngestRedaction,
   IngestStage,
   StageEvent,
   IngestPipelineOptions,
@@ -21,3 +22,5 @@ export type {
   IngestSummary,
 } from './pipeline.js';
 export * from './loaders/index.js';
+export { findSecrets, redactSecrets, screenDocument } from './secrets/index.js';
+export type { SecretFinding, SecretRedaction, SecretsMode, Screened } from './secrets/index.js';

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ErrorCode, toRagError } from '../errors/index.js';
+import { ErrorCode, RagError, toRagError } from '../errors/index.js';
 import type { Embedder } from '../embed/index.js';
 import {
   mergeFacts,
@@ -14,10 +14,11 @@ import type { CorpusStore, WriteStatus } from '../store/index.js';
 import { ingestChunks, ingestDocuments, silentLogger, type Logger } from '../telemetry/index.js';
 import { chunkText, type Chunk } from './chunker.js';
 import { contentHash, pipelineFingerprint, stableChunkId } from './content-hash.js';
-import { discoverFiles, type DiscoveredFile } from './discover.js';
+import { discoverFiles, resolveInsideRoot, type DiscoveredFile } from './discover.js';
 import { codePointOffsets } from './offsets.js';
 import type { LoadedDocument, LoadFailure } from './document.js';
 import { LOADERS, loaderFor, looksBinary, normalizeText, type LoadResult } from './loaders/index.js';
+import { screenDocument, type SecretRedaction, type SecretsMode } from './secrets/index.js';
 import { cl100kTokenizer, type Tokenizer } from './tokenizer.js';
 
 /** What the pipeline needs of the store; the benchmark swaps in a naive writer here. */
@@ -54,6 +55,13 @@ export interface IngestPipelineOptions {
    * not pay for twice.
    */
   onStage?: (event: StageEvent) => Promise<void> | void;
+  /**
+   * What a document holding a secret (a cloud key, a private key block, a token, a password in a
+   * connection string) becomes before anything is chunked, embedded or stored: `redact` (the
+   * default) replaces each secret with `[REDACTED:<rule>]`, `refuse` fails the document with
+   * SECRET_REFUSED and leaves any stored version as it was, `off` stores it as it is.
+   */
+  secrets?: SecretsMode;
 }
 
 export type IngestStage = 'parsed' | 'chunked' | 'embedded' | 'graph-extracted' | 'stored';
@@ -108,6 +116,14 @@ export interface IngestSummary {
   chunksPerSecond: number;
   corpusVersion: number;
   failures: IngestFailure[];
+  /** Documents whose secrets were replaced by `[REDACTED:<rule>]`: rule names and counts, never a secret. */
+  redactions: IngestRedaction[];
+}
+
+export interface IngestRedaction {
+  sourcePath: string;
+  rules: string[];
+  count: number;
 }
 
 /** One document to ingest: a file of a folder (with the identity a folder ingest gives it), or text. */
@@ -133,6 +149,8 @@ export interface DocumentOutcome {
   status: WriteStatus | 'removed' | 'skipped';
   chunks: number;
   tokens: number;
+  /** Secrets cut out of the document before it was chunked (none: an empty list). */
+  redactions: SecretRedaction[];
 }
 
 interface Source {
@@ -140,6 +158,8 @@ interface Source {
   label: string;
   files: DiscoveredFile[];
   isDirectory: boolean;
+  /** The folder its files must resolve inside; null for a file named on its own. */
+  root: string | null;
 }
 
 /** Errors that would fail every remaining document the same way. */
@@ -200,13 +220,14 @@ export class IngestPipeline {
         const discovered = await discoverFiles(resolved);
         for (const failure of discovered.failures)
           fail({ ...failure, sourcePath: `${label}/${failure.sourcePath}` });
-        sources.push({ label, files: discovered.files, isDirectory: true });
+        sources.push({ label, files: discovered.files, isDirectory: true, root: resolved });
       } else {
         const label = path.basename(path.dirname(resolved));
         sources.push({
           label,
           files: [{ absolutePath: resolved, relativePath: path.basename(resolved) }],
           isDirectory: false,
+          root: null,
         });
       }
     }
@@ -228,7 +249,7 @@ export class IngestPipeline {
         await runPool(source.files, this.options.concurrency ?? 4, async (file) => {
           options.signal?.throwIfAborted();
           const sourceFile = `${source.label}/${file.relativePath}`;
-          const loaded = await loadFile(file, sourceFile);
+          const loaded = await loadFile(file, sourceFile, source.root);
           for (const failure of loaded.failures) {
             fail(failure);
             failedFiles.add(sourceFile);
@@ -252,9 +273,7 @@ export class IngestPipeline {
                 document,
                 options.signal,
               );
-              summary.documents[outcome.status]++;
-              summary.chunks += outcome.chunks;
-              summary.tokens += outcome.tokens;
+              tally(summary, document.sourcePath, outcome);
             } catch (error) {
               const ragError = toRagError(error);
               if (ragError.code === ErrorCode.ABORTED || options.signal?.aborted) throw ragError;
@@ -315,9 +334,7 @@ export class IngestPipeline {
       for (const document of loaded.documents) {
         try {
           const outcome = await this.ingestDocument(workspaceId, sourceRoot, document, signal);
-          summary.documents[outcome.status]++;
-          summary.chunks += outcome.chunks;
-          summary.tokens += outcome.tokens;
+          tally(summary, document.sourcePath, outcome);
         } catch (error) {
           const ragError = toRagError(error);
           if (ragError.code === ErrorCode.ABORTED || STOP_THE_RUN.has(ragError.code)) throw ragError;
@@ -346,16 +363,23 @@ export class IngestPipeline {
     const loaded = await loadFile(
       { absolutePath: path.join(path.resolve(root), relativePath), relativePath },
       sourceFile,
+      root,
     );
-    for (const failure of loaded.failures) {
+    const fail = (failure: IngestFailure) => {
       summary.failures.push(failure);
       summary.documents.failed++;
-    }
+    };
+    loaded.failures.forEach(fail);
     for (const document of loaded.documents) {
-      const outcome = await this.ingestDocument(workspaceId, label, document, signal);
-      summary.documents[outcome.status]++;
-      summary.chunks += outcome.chunks;
-      summary.tokens += outcome.tokens;
+      try {
+        const outcome = await this.ingestDocument(workspaceId, label, document, signal);
+        tally(summary, document.sourcePath, outcome);
+      } catch (error) {
+        // A refused document is this job's answer, not a fault to retry; anything else still throws.
+        const ragError = toRagError(error);
+        if (ragError.code !== ErrorCode.SECRET_REFUSED) throw error;
+        fail({ sourcePath: document.sourcePath, code: ragError.code, message: ragError.message });
+      }
     }
     summary.documents.removed += await this.pruneSiblings(workspaceId, label, loaded);
     summary.files = 1;
@@ -388,18 +412,22 @@ export class IngestPipeline {
     return summary;
   }
 
-  /** Chunks, embeds and stores one loaded document, unless it is already stored unchanged. */
+  /**
+   * Chunks, embeds and stores one loaded document, unless it is already stored unchanged. Secrets
+   * are screened first: a refused document throws SECRET_REFUSED before the store is read.
+   */
   async ingestDocument(
     workspaceId: string,
     sourceRoot: string,
-    document: LoadedDocument,
+    loadedDocument: LoadedDocument,
     signal?: AbortSignal,
   ): Promise<DocumentOutcome> {
     const { store, embedder } = this.options;
+    const { document, redactions } = await this.screened(loadedDocument);
     const hash = contentHash(document);
     const state = await store.documentState(workspaceId, document.sourcePath);
     if (state && state.contentHash === hash && state.pipelineFingerprint === this.fingerprint) {
-      return { status: 'unchanged', chunks: 0, tokens: 0 };
+      return { status: 'unchanged', chunks: 0, tokens: 0, redactions };
     }
 
     const stage = async (name: IngestStage) =>
@@ -416,7 +444,7 @@ export class IngestPipeline {
       // Either way the document is done with, as far as `--resume` is concerned.
       if (state) await store.deleteDocuments(workspaceId, [document.sourcePath]);
       await stage('stored');
-      return { status: state ? 'removed' : 'skipped', chunks: 0, tokens: 0 };
+      return { status: state ? 'removed' : 'skipped', chunks: 0, tokens: 0, redactions };
     }
     await stage('chunked');
     const toCodePoint = codePointOffsets(document.text);
@@ -484,7 +512,36 @@ export class IngestPipeline {
       status: result.status,
       chunks: written ? chunks.length : 0,
       tokens: written ? tokens : 0,
+      redactions,
     };
+  }
+
+  /**
+   * The document as it may enter the store: its secrets redacted, or a SECRET_REFUSED error that
+   * names the rules (never the secret). Runs before hashing, so the stored hash is of what is stored.
+   */
+  private async screened(
+    document: LoadedDocument,
+  ): Promise<{ document: LoadedDocument; redactions: SecretRedaction[] }> {
+    const screened = await screenDocument(document, this.options.secrets ?? 'redact');
+    if (screened.outcome === 'clean') return { document: screened.document, redactions: [] };
+    if (screened.outcome === 'refused') {
+      this.logger.warn('document refused: it holds secrets', {
+        event: 'secrets-refused',
+        sourcePath: document.sourcePath,
+        rules: screened.rules,
+      });
+      throw new RagError(
+        ErrorCode.SECRET_REFUSED,
+        `document not stored: it holds secrets (${screened.rules.join(', ')}); remove them, or ingest with secrets redacted`,
+      );
+    }
+    this.logger.warn('secrets redacted', {
+      event: 'secrets-redacted',
+      sourcePath: document.sourcePath,
+      redactions: screened.redactions,
+    });
+    return { document: screened.document, redactions: screened.redactions };
   }
 
   /**
@@ -502,11 +559,19 @@ export class IngestPipeline {
                 relativePath: source.relativePath,
               },
               `${path.basename(path.resolve(source.root))}/${source.relativePath}`,
+              source.root,
             ),
           }
         : loadInline(source.id, source.content);
     const pending: PendingWork[] = [];
-    for (const document of loaded.documents) {
+    for (const loadedDocument of loaded.documents) {
+      // Stage jobs embed and extract ahead of the ingest: what they see is screened the same way.
+      // A refused document has no pending work; the ingest that follows reports it.
+      const document = await this.screened(loadedDocument).then(
+        (screened) => screened.document,
+        () => null,
+      );
+      if (!document) continue;
       const hash = contentHash(document);
       const state = await this.options.store.documentState(workspaceId, document.sourcePath);
       if (state && state.contentHash === hash && state.pipelineFingerprint === this.fingerprint) continue;
@@ -645,6 +710,20 @@ function loadInline(id: string, content: string): { loaded: LoadResult; sourceRo
   }
 }
 
+/** Adds one document's outcome to a run's summary. */
+function tally(summary: IngestSummary, sourcePath: string, outcome: DocumentOutcome): void {
+  summary.documents[outcome.status]++;
+  summary.chunks += outcome.chunks;
+  summary.tokens += outcome.tokens;
+  if (outcome.redactions.length > 0) {
+    summary.redactions.push({
+      sourcePath,
+      rules: outcome.redactions.map((redaction) => redaction.rule),
+      count: outcome.redactions.reduce((total, redaction) => total + redaction.count, 0),
+    });
+  }
+}
+
 /** Every run's outcome counts, whatever started it: the API, a CLI or a queued job. */
 function countIngest(summary: IngestSummary): void {
   for (const [outcome, count] of Object.entries(summary.documents)) {
@@ -664,10 +743,15 @@ function emptySummary(workspaceId: string): IngestSummary {
     chunksPerSecond: 0,
     corpusVersion: 0,
     failures: [],
+    redactions: [],
   };
 }
 
-async function loadFile(file: DiscoveredFile, sourcePath: string): Promise<LoadResult> {
+/**
+ * One file's documents. With a `root`, the file is read only if its real path (links resolved) is
+ * inside the root's: a link out of the folder being ingested is refused, never read.
+ */
+async function loadFile(file: DiscoveredFile, sourcePath: string, root: string | null): Promise<LoadResult> {
   const failure = (code: string, message: string): LoadResult => ({
     documents: [],
     failures: [{ sourcePath, code, message } satisfies LoadFailure],
@@ -679,9 +763,15 @@ async function loadFile(file: DiscoveredFile, sourcePath: string): Promise<LoadR
       `unsupported file type "${path.extname(file.relativePath) || '(none)'}" (supported: ${Object.keys(LOADERS).join(' ')})`,
     );
   }
+  let readPath = file.absolutePath;
+  if (root !== null) {
+    const resolved = await resolveInsideRoot(root, file.absolutePath);
+    if ('code' in resolved) return failure(resolved.code, `${sourcePath} ${resolved.reason}`);
+    readPath = resolved.realPath;
+  }
   let bytes: Buffer;
   try {
-    bytes = await readFile(file.absolutePath);
+    bytes = await readFile(readPath);
   } catch (error) {
     return failure(
       ErrorCode.FILE_UNREADABLE,

@@ -1,0 +1,198 @@
+import { lintSource } from '@secretlint/core';
+import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+import type { SecretLintCoreConfig, SecretLintCoreResultMessage } from '@secretlint/types';
+import { OWN_RULES } from './own-rules.js';
+
+/** Where a secret is in a text, and which rule found it. Never the secret itself. */
+export interface SecretFinding {
+  /** Short rule name: `aws`, `privatekey`, `github`, `stripe`, ... */
+  rule: string;
+  start: number;
+  end: number;
+}
+
+export interface SecretRedaction {
+  rule: string;
+  count: number;
+}
+
+export interface Redacted {
+  text: string;
+  redactions: SecretRedaction[];
+  /** Maps an offset of the original text to the redacted one (`start`: a cut span maps to its start). */
+  mapOffset: (offset: number, bias: 'start' | 'end') => number;
+}
+
+const PRESET_ID = '@secretlint/secretlint-rule-preset-recommend';
+
+/**
+ * secretlint's recommended preset, as a library (no config file is read). AWS access key ids are
+ * reported too (the preset leaves them off by default), and the comment filter is off: a document
+ * must not be able to switch the scan off with `secretlint-disable`.
+ */
+const CONFIG: SecretLintCoreConfig = {
+  rules: [
+    {
+      id: PRESET_ID,
+      rule: recommended,
+      rules: [
+        { id: '@secretlint/secretlint-rule-aws', options: { enableIDScanRule: true } },
+        { id: '@secretlint/secretlint-rule-filter-comments', disabled: true },
+      ],
+    },
+  ],
+};
+
+/** Rules whose finding is a whole URL: only the password in it is the secret. */
+const URL_RULES = new Set(['database-connection-string', 'basicauth', 'url-password']);
+const URL_USERINFO = /^[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:([^\s/@]+)@/i;
+
+/** `${DB_PASSWORD}`, `<password>`, `{{ pass }}`, `%s`, `****`, `PASSWORD`: a template, not a value. */
+function isPlaceholder(value: string): boolean {
+  return (
+    /^(\$\{.*\}|\$\(.*\)|\$[A-Za-z_]\w*|<.*>|\{\{.*\}\}|\{.*\}|%[sd]|\*+|x+|\.+)$/i.test(value) ||
+    /^[A-Z][A-Z0-9_]*$/.test(value) ||
+    /^(password|passwd|pass|secret|changeme)$/i.test(value)
+  );
+}
+
+/**
+ * Every secret in `text`: secretlint's recommended rules, then the few formats it lacks
+ * (`own-rules.ts`). Spans are exact (a rule's reported range is checked against the value it
+ * names), and a secret found once is found wherever else it appears in the text.
+ */
+export async function findSecrets(text: string): Promise<SecretFinding[]> {
+  if (text.length === 0) return [];
+  const result = await lintSource({
+    source: { content: text, filePath: 'document.txt', contentType: 'text' },
+    options: { config: CONFIG, noPhysicFilePath: true },
+  });
+  const found: SecretFinding[] = [];
+  for (const message of result.messages) {
+    const span = spanOf(text, message);
+    if (span) found.push(span);
+  }
+  for (const { name, pattern, accept } of OWN_RULES) {
+    for (const match of text.matchAll(pattern)) {
+      if (accept && !accept(match)) continue;
+      const secret = match.groups?.secret ?? match[0];
+      const start = match.index + (match.groups?.secret ? match[0].lastIndexOf(secret) : 0);
+      found.push({ rule: name, start, end: start + secret.length });
+    }
+  }
+  const narrowed = found.flatMap((finding) => narrow(text, finding));
+  return withRepeats(text, narrowed);
+}
+
+/**
+ * The span a secretlint message points at. Some rules report a range that is off from the value
+ * they name (the AWS secret-key rule gives the match's start with the value's length), so when the
+ * message names a value found in the text, the occurrence nearest the range is the span.
+ */
+function spanOf(text: string, message: SecretLintCoreResultMessage): SecretFinding | null {
+  const rule = message.ruleId.replace(/^@secretlint\/secretlint-rule-/, '');
+  const [start, end] = message.range;
+  const values = Object.values(message.data ?? {}).filter(
+    (value): value is string => typeof value === 'string' && value.length >= 8,
+  );
+  let best: SecretFinding | null = null;
+  for (const value of values) {
+    for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + 1)) {
+      const distance = Math.abs(at - start);
+      if (distance > 512) continue;
+      if (
+        !best ||
+        distance < Math.abs(best.start - start) ||
+        (at === best.start && value.length > best.end - at)
+      )
+        best = { rule, start: at, end: at + value.length };
+    }
+  }
+  if (best) return best;
+  return end > start ? { rule, start, end } : null;
+}
+
+/** A URL's password rather than the whole URL; nothing when the password is a placeholder. */
+function narrow(text: string, finding: SecretFinding): SecretFinding[] {
+  if (!URL_RULES.has(finding.rule)) return [finding];
+  const span = text.slice(finding.start, finding.end);
+  const userinfo = URL_USERINFO.exec(span);
+  const password = userinfo?.[1];
+  if (userinfo && password) {
+    if (isPlaceholder(password)) return [];
+    const start = finding.start + userinfo[0].length - 1 - password.length;
+    return [{ rule: finding.rule, start, end: start + password.length }];
+  }
+  if (finding.rule === 'url-password' && isPlaceholder(span)) return [];
+  // A URL without a password (postgres://user@host/db) holds no secret.
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(span) ? [] : [finding];
+}
+
+/** One finding per span (the first rule to report it names it), every other occurrence of each secret added, sorted. */
+function withRepeats(text: string, findings: SecretFinding[]): SecretFinding[] {
+  const known = new Set<string>();
+  const all: SecretFinding[] = [];
+  for (const finding of findings) {
+    const key = `${finding.start}:${finding.end}`;
+    if (!known.has(key)) all.push(finding);
+    known.add(key);
+  }
+  for (const finding of [...all]) {
+    const secret = text.slice(finding.start, finding.end);
+    if (secret.length < 8) continue;
+    for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) {
+      const key = `${at}:${at + secret.length}`;
+      if (known.has(key)) continue;
+      known.add(key);
+      all.push({ rule: finding.rule, start: at, end: at + secret.length });
+    }
+  }
+  return all.sort((left, right) => left.start - right.start || right.end - left.end);
+}
+
+/**
+ * `text` with each secret replaced by `[REDACTED:<rule>]`. Overlapping findings are one cut,
+ * named by the first (widest) of them; `redactions` counts cuts per rule.
+ */
+export function redactSecrets(text: string, findings: readonly SecretFinding[]): Redacted {
+  const cuts: SecretFinding[] = [];
+  for (const finding of [...findings].sort(
+    (left, right) => left.start - right.start || right.end - left.end,
+  )) {
+    const last = cuts[cuts.length - 1];
+    if (last && finding.start < last.end) last.end = Math.max(last.end, finding.end);
+    else cuts.push({ ...finding });
+  }
+  let redactedText = '';
+  let from = 0;
+  const edits: Array<{ start: number; end: number; newStart: number; newEnd: number }> = [];
+  const counts = new Map<string, number>();
+  for (const cut of cuts) {
+    redactedText += text.slice(from, cut.start);
+    const replacement = `[REDACTED:${cut.rule}]`;
+    edits.push({
+      start: cut.start,
+      end: cut.end,
+      newStart: redactedText.length,
+      newEnd: redactedText.length + replacement.length,
+    });
+    redactedText += replacement;
+    from = cut.end;
+    counts.set(cut.rule, (counts.get(cut.rule) ?? 0) + 1);
+  }
+  redactedText += text.slice(from);
+  const mapOffset = (offset: number, bias: 'start' | 'end'): number => {
+    let shift = 0;
+    for (const edit of edits) {
+      if (offset <= edit.start) break;
+      if (offset < edit.end) return bias === 'start' ? edit.newStart : edit.newEnd;
+      shift = edit.newEnd - edit.end;
+    }
+    return offset + shift;
+  };
+  return {
+    text: redactedText,
+    redactions: [...counts].map(([rule, count]) => ({ rule, count })),
+    mapOffset,
+  };
+}
