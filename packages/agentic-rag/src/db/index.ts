@@ -8,3 +8,4 @@ export { migrate, DEFAULT_MIGRATIONS_DIR } from './migrate.js';
 export type { MigrateOptions, MigrateResult } from './migrate.js';
 export { translateDatabaseError } from './translate-error.js';
 export { loadSqlFile } from './sql-file.js';
+export { APPLICATION_ROLE, currentWorkspaceScope, withWorkspaceScope } from './workspace-scope.js';

@@ -4,6 +4,7 @@ import { vector } from '@electric-sql/pglite-pgvector';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import type { QueryOptions, QueryResult, Sql, SqlExecutor, SqlRow } from './sql.js';
 import { abortedError, closedDatabaseError, translateDatabaseError } from './translate-error.js';
+import { currentWorkspaceScope, SCOPE_STATEMENT } from './workspace-scope.js';
 
 export interface PgliteSqlOptions {
   /** Directory for a file-backed database; omit for an in-memory one (tests). */
@@ -85,18 +86,25 @@ export class PgliteSql implements Sql {
     params?: readonly unknown[],
     options?: QueryOptions,
   ): Promise<QueryResult<Row>> {
-    return this.executor.query<Row>(text, params, options);
+    if (currentWorkspaceScope() === undefined) return this.executor.query<Row>(text, params, options);
+    return this.transaction((tx) => tx.query<Row>(text, params, options), options);
   }
 
   exec(script: string): Promise<void> {
-    return this.executor.exec(script);
+    if (currentWorkspaceScope() === undefined) return this.executor.exec(script);
+    return this.transaction((tx) => tx.exec(script));
   }
 
+  /** Inside withWorkspaceScope(), the transaction first switches to the walled-in role. */
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>, options: QueryOptions = {}): Promise<T> {
     if (options.signal?.aborted) throw abortedError(options.signal.reason);
     if (this.db.closed) throw closedDatabaseError();
+    const workspaceId = currentWorkspaceScope();
     try {
-      return await this.db.transaction((tx) => work(new PgliteExecutor(tx, this.db)));
+      return await this.db.transaction(async (tx) => {
+        if (workspaceId !== undefined) await tx.query(SCOPE_STATEMENT, [workspaceId]);
+        return work(new PgliteExecutor(tx, this.db));
+      });
     } catch (error) {
       throw this.db.closed ? closedDatabaseError() : translateDatabaseError(error);
     }

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { QueryOptions, QueryResult, Sql, SqlExecutor, SqlRow } from './sql.js';
 import { abortedError, translateDatabaseError } from './translate-error.js';
+import { currentWorkspaceScope, scopedBeginText } from './workspace-scope.js';
 
 export interface PostgresSqlOptions {
   connectionString: string;
@@ -67,15 +68,23 @@ export class PostgresSql implements Sql {
     params?: readonly unknown[],
     options?: QueryOptions,
   ): Promise<QueryResult<Row>> {
-    return this.executor.query<Row>(text, params, options);
+    if (currentWorkspaceScope() === undefined) return this.executor.query<Row>(text, params, options);
+    return this.transaction((tx) => tx.query<Row>(text, params, options), options);
   }
 
   exec(script: string): Promise<void> {
-    return this.executor.exec(script);
+    if (currentWorkspaceScope() === undefined) return this.executor.exec(script);
+    return this.transaction((tx) => tx.exec(script));
   }
 
+  /**
+   * Inside withWorkspaceScope(), `BEGIN` and the switch to the walled-in role go in one round
+   * trip; a scoped query() is then three (begin and scope, statement, commit) instead of one.
+   */
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>, options: QueryOptions = {}): Promise<T> {
     if (options.signal?.aborted) throw abortedError(options.signal.reason);
+    const workspaceId = currentWorkspaceScope();
+    const begin = workspaceId === undefined ? 'BEGIN' : scopedBeginText(workspaceId);
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();
@@ -84,7 +93,7 @@ export class PostgresSql implements Sql {
     }
     let broken = false;
     try {
-      await client.query('BEGIN');
+      await client.query(begin);
       const result = await work(new PgExecutor(client));
       await client.query('COMMIT');
       return result;

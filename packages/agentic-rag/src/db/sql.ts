@@ -27,6 +27,8 @@ export type SqlBackend = 'postgres' | 'pglite';
 /**
  * One interface over node-postgres (a server) and PGlite (embedded). Both speak the same SQL, so
  * everything above this line is written once. bigint columns come back as JS numbers on both.
+ * Inside withWorkspaceScope() every statement and transaction runs as the application role,
+ * walled into that workspace by row-level security (see workspace-scope.ts).
  */
 export interface Sql extends SqlExecutor {
   readonly backend: SqlBackend;
