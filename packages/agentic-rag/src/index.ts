@@ -19,3 +19,5 @@ export * from './hyde/index.js';
 export { openScratchDatabase } from './bench/index.js';
 export * from './knowledge/index.js';
 export * from './cli/index.js';
+export * from './auth/index.js';
+export * from './service/index.js';

@@ -67,7 +67,18 @@ function crossFieldProblems(config: Config): string[] {
   if (config.RAG_INGEST_HYDE && config.RAG_LLM !== 'openai') {
     problems.push('RAG_INGEST_HYDE=true needs a model to write the questions: set RAG_LLM=openai');
   }
+  if (config.AGENTIC_RAG_AUTH === 'off' && !isLoopback(config.HOST)) {
+    problems.push(
+      `AGENTIC_RAG_AUTH=off is for local development only and HOST=${config.HOST} is not loopback: turn auth on, or set HOST=127.0.0.1`,
+    );
+  }
   return problems;
+}
+
+/** 127.0.0.0/8, ::1 and localhost: interfaces no other machine reaches. */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare);
 }
 
 /** Hides the password of anything URL-shaped, even a URL too malformed to parse. */

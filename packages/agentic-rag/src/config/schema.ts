@@ -36,7 +36,9 @@ const commaList = (value: string) =>
     .map((item) => item.trim())
     .filter(Boolean);
 
-const WORKSPACE_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+/** A workspace id: written here once; the store, the service and the keys all check this pattern. */
+export const WORKSPACE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const WORKSPACE_ID = WORKSPACE_ID_PATTERN;
 
 /** The tools the MCP server (apps/mcp) can offer; AGENTIC_RAG_MCP_TOOLS picks a subset. */
 export const MCP_TOOL_NAMES = [
@@ -116,7 +118,10 @@ export const configSchema = z.object({
 
   AGENTIC_RAG_ENABLED: bool(true),
   // Every transport authenticates callers with API keys unless this is off (loopback HOST only).
-  AGENTIC_RAG_AUTH: z.enum(['on', 'off']).default('on').describe('one of on, off (off only on a loopback HOST)'),
+  AGENTIC_RAG_AUTH: z
+    .enum(['on', 'off'])
+    .default('on')
+    .describe('one of on, off (off only on a loopback HOST)'),
   AGENTIC_RAG_API_KEY: z.string().trim().min(1).optional().describe('an API key (ar_...)'),
   METRICS_TOKEN: z.string().trim().min(16).optional().describe('a string of at least 16 characters'),
   RATE_LIMIT_PER_SECOND: z.coerce

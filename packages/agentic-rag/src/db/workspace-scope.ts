@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { WORKSPACE_ID_PATTERN as WORKSPACE_ID } from '../config/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 
 /**
@@ -7,9 +8,8 @@ import { ErrorCode, RagError } from '../errors/index.js';
  */
 export const APPLICATION_ROLE = 'agentic_rag_app';
 
-// The same shape the store, the service and the config accept; checked here again because the
-// id is written into SQL text on Postgres (see scopedBeginText).
-const WORKSPACE_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+// The workspace id shape (config/schema.ts) is checked here again because the id is written into
+// SQL text on Postgres (see scopedBeginText).
 
 const scope = new AsyncLocalStorage<string>();
 

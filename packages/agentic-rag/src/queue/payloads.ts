@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { WORKSPACE_ID_PATTERN } from '../config/index.js';
 
-const workspaceId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/);
+const workspaceId = z.string().regex(WORKSPACE_ID_PATTERN);
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 /** W3C trace context of the request that enqueued the job. */
 const traceContext = z.record(z.string(), z.string()).default({});

@@ -1,5 +1,5 @@
 import { PostgresAnswerCache, RedisAnswerCache, type AnswerCache } from '../cache/index.js';
-import type { Config } from '../config/index.js';
+import { ingestMode, type Config } from '../config/index.js';
 import { migrate, openSql, type Sql } from '../db/index.js';
 import { CachingEmbedder, createEmbedder, DeterministicEmbedder, type Embedder } from '../embed/index.js';
 import {
@@ -93,6 +93,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
       store,
       embedder,
       maxTokens: config.CHUNK_MAX_TOKENS,
+      secrets: config.INGEST_SECRETS,
       overlapTokens: config.CHUNK_OVERLAP_TOKENS,
       // A worker may run extraction as a job of its own: its output then waits in the stage cache.
       extractors: options.recordStages
@@ -140,11 +141,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
         : new PostgresAnswerCache(sql);
     const orchestrator = new RagOrchestrator({ config, sql, retriever, graph, llm, tools, cache, logger });
     const jobs = new JobStore(sql);
-    const queued =
-      options.queue === true &&
-      (config.AGENTIC_RAG_INGEST_MODE === 'queue' ||
-        (config.AGENTIC_RAG_INGEST_MODE === 'auto' && config.REDIS_URL !== undefined));
-    queue = queued ? new IngestQueue(config, jobs) : null;
+    queue = options.queue === true && ingestMode(config) === 'queue' ? new IngestQueue(config, jobs) : null;
     return {
       config,
       logger,

@@ -1,0 +1,13 @@
+export { AuditLog, type AuditEntry, type AuditRecord } from './audit.js';
+export { ANONYMOUS, inScope, localOperator, missingWorkspace, type Caller } from './caller.js';
+export {
+  describeIssue,
+  firstDirtyString,
+  isCleanText,
+  parseInput,
+  WorkspaceIdSchema,
+  type WorkspaceId,
+} from './inputs.js';
+export { OPERATION_NAMES, OPERATIONS, type Operation } from './permissions.js';
+export { RagService, type CallOptions, type GuardOptions, type OperationContext } from './rag-service.js';
+export { corpusPath, type IngestOutcome } from './writes.js';

@@ -1,0 +1,38 @@
+import type { Role } from '../auth/index.js';
+
+/**
+ * Every operation the service runs, the weakest role that may run it, and whether it writes
+ * (writes are audited). Transports name operations from this table; the access matrix test
+ * walks it, so an operation added here without a transport, or to a transport without being
+ * here, fails that test.
+ */
+export const OPERATIONS = {
+  // Reading a workspace's knowledge.
+  search: { role: 'reader', writes: false },
+  answer: { role: 'reader', writes: false },
+  getDocument: { role: 'reader', writes: false },
+  listDocuments: { role: 'reader', writes: false },
+  documentChunks: { role: 'reader', writes: false },
+  corpus: { role: 'reader', writes: false },
+  entity: { role: 'reader', writes: false },
+  expandGraph: { role: 'reader', writes: false },
+  findEndpoints: { role: 'reader', writes: false },
+  job: { role: 'reader', writes: false },
+  // Changing it.
+  ingest: { role: 'writer', writes: true },
+  deleteDocument: { role: 'writer', writes: true },
+  refreshDocument: { role: 'writer', writes: true },
+  resumeIngest: { role: 'writer', writes: true },
+  // Running the deployment.
+  createApiKey: { role: 'admin', writes: true },
+  revokeApiKey: { role: 'admin', writes: true },
+  listApiKeys: { role: 'admin', writes: false },
+  deadLetters: { role: 'admin', writes: false },
+  retryDeadLetters: { role: 'admin', writes: true },
+  purgeDeadLetters: { role: 'admin', writes: true },
+  auditLog: { role: 'admin', writes: false },
+  metrics: { role: 'admin', writes: false },
+} as const satisfies Record<string, { role: Role; writes: boolean }>;
+
+export type Operation = keyof typeof OPERATIONS;
+export const OPERATION_NAMES = Object.keys(OPERATIONS) as Operation[];

@@ -1,0 +1,370 @@
+import { z } from 'zod';
+import { ErrorCode, RagError } from '../errors/index.js';
+import { entityKey, MAX_HOPS, NUMBERED_ENTITY_TYPES, RELATION_TYPES, splitEntityId } from '../graph/index.js';
+import { findEndpoints, OPERATION_TYPES } from '../retrieve/index.js';
+import { inScope, type Caller } from './caller.js';
+import { FiltersSchema, idText, integer, parseInput, queryText } from './inputs.js';
+import type { CallOptions, RagService } from './rag-service.js';
+
+/** Operations that read a workspace: every one needs a reader key whose scope holds it. */
+
+const MAX_EXPAND_IDS = 50;
+const NUMBERED = NUMBERED_ENTITY_TYPES.map((type) => type.toLowerCase());
+
+const SearchInput = z.object({
+  query: queryText(),
+  k: integer('k', 1, 50).default(10),
+  filters: FiltersSchema.optional(),
+  intent: z.boolean().optional(),
+  rerank: z.boolean().optional(),
+  channels: z.array(z.enum(['vector', 'lexical', 'graph'])).optional(),
+  fusion: z.enum(['adaptive', 'weighted', 'rrf']).optional(),
+});
+
+export async function search(
+  service: RagService,
+  caller: Caller,
+  input: Record<string, unknown>,
+  options: CallOptions = {},
+) {
+  return service.guard(
+    caller,
+    'search',
+    input.workspaceId,
+    async ({ runtime, workspaceId, signal }) => {
+      const { query, k, filters, intent, rerank, channels, fusion } = parseInput(
+        SearchInput,
+        withoutWorkspace(input),
+      );
+      const result = await runtime.retriever.retrieve({
+        workspaceId,
+        query,
+        k,
+        filters: filters ?? {},
+        ...(intent !== undefined ? { intent } : {}),
+        ...(rerank !== undefined ? { rerank } : {}),
+        ...(channels ? { channels } : {}),
+        ...(fusion ? { fusion } : {}),
+        ...(signal ? { signal } : {}),
+      });
+      // One indexed read for every hit: which graph entities each chunk mentions.
+      const mentions = await runtime.graph.mentionedIn(
+        workspaceId,
+        result.hits.map((hit) => hit.chunkId),
+      );
+      return {
+        workspaceId,
+        ...result,
+        hits: result.hits.map((hit) => ({
+          ...hit,
+          mentions: mentions
+            .filter((mention) => mention.chunkId === hit.chunkId)
+            .map((mention) => mention.entityId),
+        })),
+      };
+    },
+    options,
+  );
+}
+
+const AnswerInput = z.object({
+  query: queryText(),
+  topK: integer('topK', 1, 50).nullish(),
+  useHyde: z.boolean({ error: 'useHyde must be a boolean' }).nullish(),
+  useTools: z.boolean({ error: 'useTools must be a boolean' }).nullish(),
+  filters: FiltersSchema.optional(),
+  debug: z.boolean({ error: 'debug must be a boolean' }).nullish(),
+});
+
+export async function answer(
+  service: RagService,
+  caller: Caller,
+  input: Record<string, unknown>,
+  options: CallOptions = {},
+) {
+  return service.guard(
+    caller,
+    'answer',
+    input.workspaceId,
+    async ({ runtime, workspaceId, signal, logger }) => {
+      const parsed = parseInput(AnswerInput, withoutWorkspace(input));
+      return runtime.orchestrator.answer({
+        query: parsed.query,
+        workspaceId,
+        ...(parsed.topK != null ? { topK: parsed.topK } : {}),
+        ...(parsed.useHyde != null ? { useHyde: parsed.useHyde } : {}),
+        ...(parsed.useTools != null ? { useTools: parsed.useTools } : {}),
+        filters: parsed.filters ?? {},
+        debug: parsed.debug === true,
+        ...(signal ? { signal } : {}),
+        logger,
+      });
+    },
+    options,
+  );
+}
+
+const DocumentInput = z.object({ id: idText('id') });
+
+export async function getDocument(
+  service: RagService,
+  caller: Caller,
+  input: Record<string, unknown>,
+  options: CallOptions = {},
+) {
+  return service.guard(
+    caller,
+    'getDocument',
+    input.workspaceId,
+    async ({ runtime, workspaceId }) => {
+      const { id } = parseInput(DocumentInput, { id: input.id });
+      return runtime.store.getDocument(workspaceId, id);
+    },
+    options,
+  );
+}
+
+const ContentInput = z.object({
+  id: idText('id'),
+  offset: integer('offset', 0, 1_000_000_000).default(0),
+  maxChars: integer('max_chars', 1, 200_000).default(50_000),
+});
+
+/** A window of a document's text with the document: NOT_FOUND when it does not exist. */
+export async function documentContent(
+  service: RagService,
+  caller: Caller,
+  input: Record<string, unknown>,
+  options: CallOptions = {},
+) {
+  return service.guard(
+    caller,
+    'getDocument',
+    input.workspaceId,
+    async ({ runtime, workspaceId }) => {
+      const { id, offset, maxChars } = parseInput(ContentInput, withoutWorkspace(input));
+      const [document, content] = await Promise.all([
+        runtime.store.getDocument(workspaceId, id),
+        runtime.store.documentContent(workspaceId, id),
+      ]);
+      if (!document || content === null) {
+        throw new RagError(
+          ErrorCode.NOT_FOUND,
+          `document "${id}" does not exist in workspace "${workspaceId}"`,
+        );
+      }
+      if (offset > content.length) {
+        throw new RagError(
+          ErrorCode.INVALID_INPUT,
+          `offset must be at most ${content.length} (the document's length)`,
+        );
+      }
+      return { workspaceId, document, content, offset, window: content.slice(offset, offset + maxChars) };
+    },
+    options,
+  );
+}
+
+const ListInput = z.object({
+  first: integer('first', 1, 100).default(20),
+  after: idText('after').nullish(),
+  sourcePrefix: idText('sourcePrefix').nullish(),
+});
+
+export async function listDocuments(
+  service: RagService,
+  caller: Caller,
+  input: Record<string, unknown>,
+  options: CallOptions = {},
+) {
+  return service.guard(
+    caller,
+    'listDocuments',
+    input.workspaceId,
+    async ({ runtime, workspaceId }) => {
+      const { first, after, sourcePrefix } = parseInput(ListInput, withoutWorkspace(input));
+      return runtime.store.documents(workspaceId, {
+        first,
+        after: after ?? null,
+        sourcePrefix: sourcePrefix ?? null,
+      });
+    },
+    options,
+  );
+}
+
+const ChunksInput = z.object({ id: idText('id'), first: integer('first', 1, 500).default(50) });
+
+export async function documentChunks(
+  service: RagService,
+  caller: Caller,
+  input: Record<string, unknown>,
+  options: CallOptions = {},
+) {
+  return service.guard(
+    caller,
+    'documentChunks',
+    input.workspaceId,
+    async ({ runtime, workspaceId }) => {
+      const { id, first } = parseInput(ChunksInput, withoutWorkspace(input));
+      const document = await runtime.store.getDocument(workspaceId, id);
+      return document ? runtime.store.chunksOf(document.id, first) : [];
+    },
+    options,
+  );
+}
+
+export async function corpus(
+  service: RagService,
+  caller: Caller,
+  input: Record<string, unknown>,
+  options: CallOptions = {},
+) {
+  return service.guard(
+    caller,
+    'corpus',
+    input.workspaceId,
+    async ({ runtime, workspaceId }) => {
+      const [stats, graph] = await Promise.all([
+        runtime.store.stats(workspaceId),
+        runtime.graph.stats(workspaceId),
+      ]);
+      return { ...stats, workspaceId, entities: graph.entities, relations: graph.relations };
+    },
+    options,
+  );
+}
+
+const EntityInput = z
+  .object({
+    id: idText('id', 300).optional(),
+    type: z
+      .string({ error: 'type must be a string' })
+      .transform((type) => type.trim().toLowerCase())
+      .pipe(z.enum(NUMBERED, { error: `type must be one of ${NUMBERED.join(', ')}` }))
+      .optional(),
+    number: z
+      .string({ error: 'number must be a string' })
+      .trim()
+      .regex(/^([A-Z]|\d+)(\.\d+)*$/i, { error: 'number must look like 3.2, 16.4 or A.1' })
+      .optional(),
+  })
+  .refine((value) => (value.id === undefined) === (value.type !== undefined && value.number !== undefined), {
+    error: 'give either id, or type and number',
+  });
+
+/** An entity by id, or a numbered one by type and number, with its mentions; null when unknown. */
+export async function entity(
+  service: RagService,
+  caller: Caller,
+  input: Record<string, unknown>,
+  options: CallOptions = {},
+) {
+  return service.guard(
+    caller,
+    'entity',
+    input.workspaceId,
+    async ({ runtime, workspaceId }) => {
+      const parsed = parseInput(EntityInput, withoutWorkspace(input));
+      const id =
+        parsed.id !== undefined
+          ? (({ type, normalized }) => entityKey(type, normalized))(splitEntityId(parsed.id.trim()))
+          : entityKey(parsed.type!.charAt(0).toUpperCase() + parsed.type!.slice(1), parsed.number!);
+      const [found] = await runtime.graph.getEntities(workspaceId, [id]);
+      if (!found) return null;
+      const mentions = await runtime.graph.mentions(workspaceId, [found.id]);
+      return { workspaceId, entity: found, mentions };
+    },
+    options,
+  );
+}
+
+const ExpandInput = z.object({
+  ids: z
+    .array(idText('each id', 300), { error: 'ids must be a list of entity ids' })
+    .min(1, { error: `ids must hold 1 to ${MAX_EXPAND_IDS} entity ids` })
+    .max(MAX_EXPAND_IDS, { error: `ids must hold 1 to ${MAX_EXPAND_IDS} entity ids` }),
+  relationTypes: z
+    .array(z.enum(RELATION_TYPES, { error: `relation types may be ${RELATION_TYPES.join(', ')}` }))
+    .nullish(),
+  depth: integer('depth', 0, MAX_HOPS).default(1),
+  limit: integer('limit', 1, 500).optional(),
+});
+
+export async function expandGraph(
+  service: RagService,
+  caller: Caller,
+  input: Record<string, unknown>,
+  options: CallOptions = {},
+) {
+  return service.guard(
+    caller,
+    'expandGraph',
+    input.workspaceId,
+    async ({ runtime, workspaceId }) => {
+      const parsed = parseInput(ExpandInput, withoutWorkspace(input));
+      return runtime.graph.neighbourhood({
+        workspaceId,
+        seeds: [
+          ...new Set(
+            parsed.ids.map((id) =>
+              (({ type, normalized }) => entityKey(type, normalized))(splitEntityId(id.trim())),
+            ),
+          ),
+        ],
+        hops: parsed.depth,
+        ...(parsed.limit !== undefined ? { limit: parsed.limit } : {}),
+        ...(parsed.relationTypes ? { relationTypes: parsed.relationTypes } : {}),
+      });
+    },
+    options,
+  );
+}
+
+const EndpointsInput = z.object({
+  resource: queryText('resource', 200),
+  operation: z
+    .enum(OPERATION_TYPES, { error: `operation must be one of ${OPERATION_TYPES.join(', ')}` })
+    .optional(),
+  limit: integer('limit', 1, 50).default(20),
+});
+
+export async function endpoints(
+  service: RagService,
+  caller: Caller,
+  input: Record<string, unknown>,
+  options: CallOptions = {},
+) {
+  return service.guard(
+    caller,
+    'findEndpoints',
+    input.workspaceId,
+    async ({ runtime, workspaceId, signal }) => {
+      const parsed = parseInput(EndpointsInput, withoutWorkspace(input));
+      return findEndpoints(runtime, {
+        workspaceId,
+        resource: parsed.resource,
+        limit: parsed.limit,
+        ...(parsed.operation ? { operation: parsed.operation } : {}),
+        ...(signal ? { signal } : {}),
+      });
+    },
+    options,
+  );
+}
+
+/** A job the caller may see (its workspace in scope), else null: someone else's job does not exist. */
+export async function job(service: RagService, caller: Caller, input: { id: unknown }) {
+  service.authorize(caller, 'job');
+  const id = parseInput(idText('id', 200), input.id);
+  const found = await service.runtime.jobs.get(id);
+  if (!found) return null;
+  if (caller.scope !== '*' && (found.workspaceId === null || !inScope(caller, found.workspaceId)))
+    return null;
+  return found;
+}
+
+/** The operation's own fields: the workspace is the guard's to check. */
+function withoutWorkspace(input: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(input).filter(([name]) => name !== 'workspaceId'));
+}

@@ -1,0 +1,226 @@
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import type { Config } from '../config/index.js';
+import { ErrorCode, RagError } from '../errors/index.js';
+import type { IngestSummary } from '../ingest/index.js';
+import type { RagRuntime } from '../runtime/index.js';
+import { unfinishedIngests } from '../store/index.js';
+import type { Caller } from './caller.js';
+import { contentText, idText, parseInput } from './inputs.js';
+import type { CallOptions, OperationContext, RagService } from './rag-service.js';
+
+/** Operations that change a workspace: a writer key whose scope holds it; every one audited. */
+
+const MAX_DOCUMENTS = 1000;
+
+const IngestInput = z.object({
+  paths: z.array(idText('each path', 4096), { error: 'paths must be a list of strings' }).nullish(),
+  documents: z
+    .array(z.object({ id: idText('documents.id', 2000), content: contentText('documents.content') }), {
+      error: 'documents must be a list of {id, content}',
+    })
+    .max(MAX_DOCUMENTS, { error: `documents must hold at most ${MAX_DOCUMENTS} documents per call` })
+    .nullish(),
+  prune: z.boolean({ error: 'prune must be a boolean' }).nullish(),
+});
+
+export interface IngestOutcome {
+  mode: 'inline' | 'queue';
+  jobs: Awaited<ReturnType<RagRuntime['jobs']['get']>>[];
+  summary: IngestSummary | null;
+}
+
+/**
+ * Ingests server-side paths (inside AGENTIC_RAG_CORPUS_DIR, symlinks resolved) and inline
+ * documents: through the queue when there is one (one job per document, returned queued), else
+ * now, recorded as one finished job with its summary. Bad input fails the same way in both modes.
+ */
+export async function ingest(
+  service: RagService,
+  caller: Caller,
+  input: Record<string, unknown>,
+  options: CallOptions = {},
+): Promise<IngestOutcome> {
+  // The workspace is the guard's to check; the rest is the ingest's.
+  const parsed = parseInput(IngestInput, { ...input, workspaceId: undefined });
+  const paths = parsed.paths ?? [];
+  const documents = parsed.documents ?? [];
+  const target = [...paths, ...documents.map((document) => document.id)].join(', ') || null;
+  return service.guard(
+    caller,
+    'ingest',
+    input.workspaceId,
+    async (context) => {
+      if (paths.length === 0 && documents.length === 0) {
+        throw new RagError(ErrorCode.INVALID_INPUT, 'give paths or documents to ingest');
+      }
+      const { runtime, workspaceId, signal } = context;
+      const sources = await Promise.all(paths.map((requested) => corpusPath(runtime.config, requested)));
+      if (runtime.queue) {
+        const ids: string[] = [];
+        for (const source of sources)
+          ids.push(...(await runtime.queue.enqueueFolder(workspaceId, source)).ids);
+        for (const document of documents)
+          ids.push(await runtime.queue.enqueueInline(workspaceId, document.id, document.content));
+        const jobs = await Promise.all(ids.map((id) => runtime.jobs.get(id)));
+        return { mode: 'queue', jobs: jobs.filter(Boolean), summary: null };
+      }
+      return inlineJob(
+        context,
+        'ingest-documents',
+        { paths, documents: documents.map((d) => d.id) },
+        async () => {
+          const fromFiles =
+            sources.length > 0
+              ? await runtime.pipeline.ingestSources({
+                  workspaceId,
+                  sources,
+                  prune: parsed.prune === true,
+                  ...(signal ? { signal } : {}),
+                })
+              : null;
+          const inline =
+            documents.length > 0 ? await runtime.pipeline.ingestInline(workspaceId, documents, signal) : null;
+          return mergeSummaries(fromFiles, inline);
+        },
+      );
+    },
+    { ...options, workspace: 'create', target },
+  );
+}
+
+export async function deleteDocument(
+  service: RagService,
+  caller: Caller,
+  input: Record<string, unknown>,
+  options: CallOptions = {},
+) {
+  const id = parseInput(idText('id'), input.id);
+  return service.guard(
+    caller,
+    'deleteDocument',
+    input.workspaceId,
+    async ({ runtime, workspaceId }) => {
+      const deleted = await runtime.store.deleteDocuments(workspaceId, [id]);
+      return { deleted: deleted > 0, corpusVersion: await runtime.store.corpusVersion(workspaceId) };
+    },
+    { ...options, target: id },
+  );
+}
+
+/** Reads a document's folder again (unchanged files are skipped by content hash). */
+export async function refreshDocument(
+  service: RagService,
+  caller: Caller,
+  input: Record<string, unknown>,
+  options: CallOptions = {},
+) {
+  const id = parseInput(idText('id'), input.id);
+  return service.guard(
+    caller,
+    'refreshDocument',
+    input.workspaceId,
+    async (context) => {
+      const { runtime, workspaceId, signal } = context;
+      const document = await runtime.store.getDocument(workspaceId, id);
+      if (!document) throw new RagError(ErrorCode.NOT_FOUND, `document "${id}" does not exist`);
+      // A document's identity starts with its folder's name, so the folder is what is re-read.
+      const root = path.resolve(runtime.config.AGENTIC_RAG_CORPUS_DIR);
+      if (path.basename(root) !== document.sourceRoot) {
+        throw new RagError(
+          ErrorCode.INVALID_INPUT,
+          `document "${document.sourcePath}" was not ingested from AGENTIC_RAG_CORPUS_DIR and cannot be re-read by the server`,
+        );
+      }
+      return inlineJob(context, 'refresh-document', { id: document.sourcePath }, () =>
+        runtime.pipeline.ingestSources({ workspaceId, sources: [root], ...(signal ? { signal } : {}) }),
+      );
+    },
+    { ...options, target: id },
+  );
+}
+
+export async function resumeIngest(
+  service: RagService,
+  caller: Caller,
+  input: Record<string, unknown>,
+  options: CallOptions = {},
+) {
+  return service.guard(
+    caller,
+    'resumeIngest',
+    input.workspaceId,
+    async ({ runtime, workspaceId }) =>
+      queueOf(runtime).resume(workspaceId, await unfinishedIngests(runtime.sql, workspaceId)),
+    options,
+  );
+}
+
+export function queueOf(runtime: RagRuntime) {
+  if (!runtime.queue) {
+    throw new RagError(ErrorCode.INVALID_INPUT, 'there is no job queue on this deployment (set REDIS_URL)');
+  }
+  return runtime.queue;
+}
+
+/**
+ * A path a client may ask the server to ingest: inside the corpus directory once every symlink is
+ * resolved, nowhere else (a link inside the folder pointing out of it is refused too).
+ */
+export async function corpusPath(config: Config, requested: string): Promise<string> {
+  const root = path.resolve(config.AGENTIC_RAG_CORPUS_DIR);
+  const resolved = path.resolve(root, requested);
+  const outside = new RagError(
+    ErrorCode.SOURCE_OUTSIDE_ROOT,
+    `path "${requested}" is outside AGENTIC_RAG_CORPUS_DIR`,
+  );
+  if (!within(root, resolved)) throw outside;
+  let real: string;
+  let realRoot: string;
+  try {
+    [realRoot, real] = await Promise.all([realpath(root), realpath(resolved)]);
+  } catch {
+    throw new RagError(ErrorCode.NOT_FOUND, `path "${requested}" does not exist in AGENTIC_RAG_CORPUS_DIR`);
+  }
+  if (!within(realRoot, real)) throw outside;
+  return resolved;
+}
+
+const within = (root: string, candidate: string) =>
+  candidate === root || candidate.startsWith(`${root}${path.sep}`);
+
+/** Runs an ingestion now, recorded as a job (the inline mode). */
+async function inlineJob(
+  { runtime, workspaceId }: OperationContext,
+  kind: string,
+  payload: unknown,
+  work: () => Promise<IngestSummary>,
+): Promise<IngestOutcome> {
+  const id = await runtime.jobs.start({ kind, workspaceId, payload });
+  try {
+    const summary = await work();
+    await runtime.jobs.finish(id, { result: summary });
+    return { mode: 'inline', jobs: [await runtime.jobs.get(id)], summary };
+  } catch (error) {
+    await runtime.jobs.finish(id, { error: (error as Error).message });
+    throw error;
+  }
+}
+
+function mergeSummaries(fromFiles: IngestSummary | null, inline: IngestSummary | null): IngestSummary {
+  if (!fromFiles) return inline!;
+  if (!inline) return fromFiles;
+  const counts = { ...fromFiles.documents };
+  for (const key of Object.keys(counts) as Array<keyof typeof counts>) counts[key] += inline.documents[key];
+  return {
+    ...inline,
+    files: fromFiles.files + inline.files,
+    documents: counts,
+    chunks: fromFiles.chunks + inline.chunks,
+    tokens: fromFiles.tokens + inline.tokens,
+    seconds: fromFiles.seconds + inline.seconds,
+    failures: [...fromFiles.failures, ...inline.failures],
+    redactions: [...fromFiles.redactions, ...inline.redactions],
+  };
+}
