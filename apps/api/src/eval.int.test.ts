@@ -22,6 +22,7 @@ import {
   type ChatServer,
 } from '../../../packages/agentic-rag/src/llm/chat-test-server.js';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../test/backends.js';
+import { serviceWithAdmin } from '../../../test/api.js';
 import { createApi } from './server.js';
 
 const DOCUMENTS = [
@@ -76,6 +77,7 @@ const GOLDEN = parseGoldenDataset(
 describe('golden-set evaluation', () => {
   let runtime: RagRuntime;
   let endpoint: string;
+  let apiKey: string;
   let judgeServer: ChatServer;
   let stop: () => Promise<void>;
   const ws = uniqueWorkspace('eval');
@@ -91,7 +93,9 @@ describe('golden-set evaluation', () => {
     });
     runtime = await createRuntime({ config, sql });
     await runtime.pipeline.ingestInline(ws, DOCUMENTS);
-    const api = await createApi(runtime);
+    const access = await serviceWithAdmin(runtime);
+    apiKey = access.key;
+    const api = await createApi(access.service);
     await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
     endpoint = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}/graphql`;
     judgeServer = await startChatServer((_request, response) =>
@@ -177,7 +181,7 @@ describe('golden-set evaluation', () => {
     const remote = await runGolden({
       dataset: 'inline',
       entries: GOLDEN,
-      answerer: new GraphqlAnswerer(endpoint),
+      answerer: new GraphqlAnswerer(endpoint, fetch, 60_000, apiKey),
       workspaceId: ws,
       warmPass: false,
     });

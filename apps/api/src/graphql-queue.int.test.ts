@@ -16,6 +16,7 @@ import {
 } from '@agentic-rag/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../test/backends.js';
+import { serviceWithAdmin } from '../../../test/api.js';
 import { createApi } from './server.js';
 
 // Response shapes differ per query; the assertions are what check them.
@@ -27,13 +28,14 @@ describe.runIf(process.env.REDIS_URL)('GraphQL ingestion through the queue', () 
   let runtime: RagRuntime;
   let worker: IngestWorker;
   let url: string;
+  let authorization: string;
   let close: () => Promise<void>;
   const ws = uniqueWorkspace('gql-queue');
 
   const graphql = async (query: string) => {
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization },
       body: JSON.stringify({ query }),
     });
     return (await response.json()) as {
@@ -62,7 +64,9 @@ describe.runIf(process.env.REDIS_URL)('GraphQL ingestion through the queue', () 
     });
     runtime = await createRuntime({ config, sql, queue: true, recordStages: true });
     worker = await startIngestWorker(runtime);
-    const api = await createApi(runtime);
+    const access = await serviceWithAdmin(runtime);
+    authorization = access.authorization;
+    const api = await createApi(access.service);
     await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}/graphql`;
     close = async () => {

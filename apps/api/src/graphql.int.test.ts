@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createJsonLogger, createRuntime, loadConfig } from '@agentic-rag/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../test/backends.js';
+import { serviceWithAdmin } from '../../../test/api.js';
 import { createApi } from './server.js';
 
 const CORPUS = fileURLToPath(new URL('../../../simulated_ingestion', import.meta.url));
@@ -33,7 +34,8 @@ async function startApi(env: Record<string, string> = {}) {
   // Errors the API masks for clients are what a failing test needs to show.
   const logger = createJsonLogger({ level: 'error', write: (line) => process.stderr.write(line) });
   const runtime = await createRuntime({ config, sql, logger });
-  const { server, stop } = await createApi(runtime);
+  const { service, authorization } = await serviceWithAdmin(runtime);
+  const { server, stop } = await createApi(service);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
   const graphql = async <T = Data>(
@@ -43,7 +45,7 @@ async function startApi(env: Record<string, string> = {}) {
   ) => {
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
+      headers: { 'content-type': 'application/json', authorization, ...headers },
       body: JSON.stringify({ query, variables }),
     });
     const body = (await response.json()) as { data?: T; errors?: GraphqlResponse['errors'] };
@@ -59,7 +61,7 @@ async function startApi(env: Record<string, string> = {}) {
     await runtime.close();
     await sql.close();
   };
-  return { runtime, url, graphql, close };
+  return { runtime, service, url, graphql, close, authorization };
 }
 
 const ANSWER = `mutation Answer($input: RagAnswerInput!) {
@@ -291,7 +293,7 @@ describe('GraphQL API over HTTP', () => {
     const escape = await api.graphql(
       `mutation { ingestDocuments(input: {workspaceId: "${ws}", paths: ["../../etc"]}) { mode } }`,
     );
-    expect(escape.errors![0]!.extensions!.code).toBe('BAD_USER_INPUT');
+    expect(escape.errors![0]!.extensions!.code).toBe('SOURCE_OUTSIDE_ROOT');
   });
 
   it.each([
@@ -364,15 +366,17 @@ describe('GraphQL API over HTTP', () => {
 
     const batch = await fetch(api.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: api.authorization },
       body: JSON.stringify([{ query: '{ __typename }' }, { query: '{ __typename }' }]),
     });
     expect(batch.status).toBe(400);
-    const csrf = await fetch(`${api.url}?query=${encodeURIComponent('{ __typename }')}`);
+    const csrf = await fetch(`${api.url}?query=${encodeURIComponent('{ __typename }')}`, {
+      headers: { authorization: api.authorization },
+    });
     expect(csrf.status).toBe(400);
     expect(await csrf.text()).toContain('Cross-Site Request Forgery');
     const simpleGet = await fetch(`${api.url}?query=${encodeURIComponent('{ __typename }')}`, {
-      headers: { 'apollo-require-preflight': 'true' },
+      headers: { 'apollo-require-preflight': 'true', authorization: api.authorization },
     });
     expect(await simpleGet.json()).toEqual({ data: { __typename: 'Query' } });
   });

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -52,6 +52,18 @@ describe('API process on embedded defaults', () => {
     baseUrl = `http://127.0.0.1:${port}`;
   });
 
+  /** The admin key the first start wrote (it may still be writing it while the corpus loads). */
+  const adminKey = async () => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return (await readFile(path.join(root, 'data', 'admin.key'), 'utf8')).trim();
+      } catch (error) {
+        if (attempt > 100) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  };
+
   afterAll(async () => {
     if (child.exitCode === null) child.kill('SIGKILL');
     await rm(root, { recursive: true, force: true });
@@ -66,7 +78,12 @@ describe('API process on embedded defaults', () => {
       expect(ready.status).toBe(503);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    expect(await ready!.json()).toMatchObject({
+    // Without a key, readiness says nothing about what the service holds.
+    expect(await ready!.json()).toEqual({ status: 'ready' });
+    const detailed = await fetch(`${baseUrl}/readyz`, {
+      headers: { authorization: `Bearer ${await adminKey()}` },
+    });
+    expect(await detailed.json()).toMatchObject({
       status: 'ready',
       backend: 'pglite',
       corpus: { workspaceId: 'demo', documents: 1, chunks: 1 },
@@ -74,6 +91,27 @@ describe('API process on embedded defaults', () => {
     expect(logs.join('')).toContain(
       '"event":"smoke-search","query":"How do I create a location?","top":{"sourcePath":"corpus/locations.md"',
     );
+  });
+
+  it('mints an admin key on the first start: a 0600 file whose path is logged, never the key', async () => {
+    const file = path.join(root, 'data', 'admin.key');
+    const key = await adminKey();
+    expect(key).toMatch(/^ar_/);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(logs.join('')).toContain(file);
+    expect(logs.join('')).not.toContain(key);
+    const search = (authorization?: string) =>
+      fetch(`${baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+        body: JSON.stringify({ query: '{ corpus(workspaceId: "demo") { documents } }' }),
+      });
+    const refused = await search();
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toBe('Bearer');
+    expect(await refused.json()).toMatchObject({ errors: [{ extensions: { code: 'UNAUTHENTICATED' } }] });
+    expect(await (await search(`Bearer ${key}`)).json()).toEqual({ data: { corpus: { documents: 1 } } });
+    expect((await fetch(`${baseUrl}/metrics`)).status).toBe(401);
   });
 
   it('answers unknown routes with the REST error shape', async () => {
@@ -157,6 +195,13 @@ describe('API process lifecycle', () => {
       const bad = start(root, { PORT: 'eighty' });
       expect(await bad.exited).toBe(2);
       expect(bad.output()).toBe('PORT="eighty" is invalid: expected an integer from 0 to 65535\n');
+
+      // Auth off is for a developer's own machine: refused, in one line, on an interface others reach.
+      const open = start(root, { HOST: '0.0.0.0', AGENTIC_RAG_AUTH: 'off' });
+      expect(await open.exited).toBe(2);
+      expect(open.output()).toBe(
+        'AGENTIC_RAG_AUTH=off is for local development only and HOST=0.0.0.0 is not loopback: turn auth on, or set HOST=127.0.0.1\n',
+      );
     } finally {
       blocker.close();
       await rm(root, { recursive: true, force: true });

@@ -1,4 +1,6 @@
 import {
+  ensureAdminKey,
+  RagService,
   createJsonLogger,
   createRuntime,
   redactConfig,
@@ -22,7 +24,11 @@ async function main(): Promise<void> {
   const runtime = await createRuntime({ config, logger, queue: true });
   const { queue } = runtime;
   const unwatch = queue ? watchQueue(() => queue.counts()) : () => {};
-  const { server, state, stop: stopGraphql } = await createApi(runtime);
+  const service = new RagService(runtime);
+  // The quick start stays two commands with auth on: the first start mints an admin key.
+  if (service.authEnabled) await ensureAdminKey(service.keys, config.DATA_DIR, logger);
+  else logger.warn('AGENTIC_RAG_AUTH=off: every caller is an admin (loopback only)', { event: 'auth-off' });
+  const { server, state, stop: stopGraphql } = await createApi(service);
   let port: number;
   try {
     ({ port } = await listen(server, {
@@ -33,6 +39,7 @@ async function main(): Promise<void> {
     }));
   } catch (error) {
     unwatch();
+    await service.close();
     await runtime.close();
     throw error;
   }
@@ -57,6 +64,7 @@ async function main(): Promise<void> {
     await new Promise((resolve) => server.close(resolve));
     await stopGraphql();
     unwatch();
+    await service.close();
     await runtime.close();
     await tracing.shutdown();
     process.exit(0);

@@ -16,6 +16,7 @@ import {
 } from '@agentic-rag/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../test/backends.js';
+import { serviceWithAdmin } from '../../../test/api.js';
 import { createApi } from './server.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
@@ -58,6 +59,7 @@ describe('API /metrics, request-scoped logs and trace continuation', () => {
   let stop: () => Promise<void>;
   let close: () => Promise<void>;
   let base: string;
+  let authorization: string;
 
   beforeAll(async () => {
     const sql = await testBackends().at(-1)!.open();
@@ -68,7 +70,9 @@ describe('API /metrics, request-scoped logs and trace continuation', () => {
     const logger = createJsonLogger({ level: 'info', write: (line) => lines.push(line) });
     tracing = startTracing({ config, serviceName: 'agentic-rag-api', exporter });
     const runtime = await createRuntime({ config, sql, logger });
-    ({ server, stop } = await createApi(runtime));
+    const access = await serviceWithAdmin(runtime);
+    authorization = access.authorization;
+    ({ server, stop } = await createApi(access.service));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     close = async () => {
@@ -86,7 +90,7 @@ describe('API /metrics, request-scoped logs and trace continuation', () => {
   const graphql = async (query: string, variables?: unknown, headers: Record<string, string> = {}) => {
     const response = await fetch(`${base}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
+      headers: { 'content-type': 'application/json', authorization, ...headers },
       body: JSON.stringify({ query, variables }),
     });
     // Response shapes differ per query; the assertions are what check them.
@@ -112,7 +116,7 @@ describe('API /metrics, request-scoped logs and trace continuation', () => {
     expect((await graphql('{ nope }')).response.status).toBe(400);
     expect((await fetch(`${base}/no/such/route/${randomUUID()}`)).status).toBe(404);
 
-    const scrape = await fetch(`${base}/metrics`);
+    const scrape = await fetch(`${base}/metrics`, { headers: { authorization } });
     expect(scrape.headers.get('content-type')).toContain('text/plain');
     const text = await scrape.text();
     const http = 'agentic_rag_http_request_duration_seconds_count';
@@ -195,7 +199,7 @@ describe('API /metrics, request-scoped logs and trace continuation', () => {
       { traceparent: `00-${callerTrace}-${callerSpan}-01` },
     );
     expect(body.data!.ragAnswer.traceId).toBe(callerTrace);
-    await fetch(`${base}/metrics`);
+    await fetch(`${base}/metrics`, { headers: { authorization } });
     await tracing.flush();
     const spans = exporter.getFinishedSpans();
     const request = spans.find((span) => span.name === 'POST /graphql')!;
@@ -223,6 +227,7 @@ describe.runIf(process.env.REDIS_URL && process.env.TEST_DATABASE_URL)('worker /
   let queue: IngestQueue;
   let sql: PostgresSql;
   let base: string;
+  const WORKER_METRICS_TOKEN = `scrape-${randomUUID()}`;
 
   /** `pnpm worker` on this queue; `output()` is everything it printed. */
   const spawnWorker = (metricsPort: string) => {
@@ -240,6 +245,7 @@ describe.runIf(process.env.REDIS_URL && process.env.TEST_DATABASE_URL)('worker /
         AGENTIC_RAG_WORKER_METRICS_PORT: metricsPort,
         HOST: '127.0.0.1',
         LOG_LEVEL: 'info',
+        METRICS_TOKEN: WORKER_METRICS_TOKEN,
       },
     });
     let printed = '';
@@ -296,7 +302,10 @@ describe.runIf(process.env.REDIS_URL && process.env.TEST_DATABASE_URL)('worker /
     expect(await queue.waitFor([good, poison], undefined, 30_000)).toEqual({ completed: 1, dead: 1 });
 
     expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' });
-    const text = await (await fetch(`${base}/metrics`)).text();
+    const refused = await fetch(`${base}/metrics`);
+    expect(refused.status).toBe(401);
+    const authorization = `Bearer ${WORKER_METRICS_TOKEN}`;
+    const text = await (await fetch(`${base}/metrics`, { headers: { authorization } })).text();
     expect(sample(text, 'agentic_rag_jobs_total', { kind: 'ingest-document', outcome: 'completed' })).toBe(1);
     expect(sample(text, 'agentic_rag_jobs_total', { kind: 'ingest-document', outcome: 'dead' })).toBe(1);
     expect(sample(text, 'agentic_rag_job_duration_seconds_count', { kind: 'ingest-document' })).toBe(2);

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { createRuntime, loadConfig, type RagRuntime } from '@agentic-rag/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../test/backends.js';
+import { serviceWithAdmin } from '../../../test/api.js';
 import { createApi } from './server.js';
 
 const TEXTBOOK = fileURLToPath(new URL('../../../simulated_ingestion/textbook', import.meta.url));
@@ -19,6 +20,7 @@ interface Reply {
 describe('REST search contract', () => {
   let runtime: RagRuntime;
   let base: string;
+  let authorization: string;
   let close: () => Promise<void>;
   const ws = uniqueWorkspace('rest');
 
@@ -26,7 +28,7 @@ describe('REST search contract', () => {
     const separator = path.includes('?') ? '&' : '?';
     const response = await fetch(`${base}${path}${separator}workspace=${ws}`, {
       method,
-      headers: { 'content-type': 'application/json', ...headers },
+      headers: { 'content-type': 'application/json', authorization, ...headers },
       ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
     });
     const text = await response.text();
@@ -51,7 +53,9 @@ describe('REST search contract', () => {
     const config = loadConfig({ ...process.env, AGENTIC_RAG_INGEST_ON_START: 'false', LOG_LEVEL: 'silent' });
     runtime = await createRuntime({ config, sql });
     await runtime.pipeline.ingestSources({ workspaceId: ws, sources: [TEXTBOOK] });
-    const api = await createApi(runtime);
+    const access = await serviceWithAdmin(runtime);
+    authorization = access.authorization;
+    const api = await createApi(access.service);
     await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
     close = async () => {
@@ -274,7 +278,9 @@ describe('REST search contract', () => {
   });
 
   it('answers an unknown workspace with its code', async () => {
-    const response = await fetch(`${base}/entity/algorithm/3.2?workspace=nobody-here`);
+    const response = await fetch(`${base}/entity/algorithm/3.2?workspace=nobody-here`, {
+      headers: { authorization },
+    });
     expect(response.status).toBe(404);
     expect(((await response.json()) as { error_code: string }).error_code).toBe('WORKSPACE_NOT_FOUND');
   });

@@ -3,6 +3,7 @@ import { AgenticRagClient, AgenticRagError, formatKnowledge, KnowledgeProvider }
 import { createRuntime, loadConfig, type RagRuntime } from '@agentic-rag/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../test/backends.js';
+import { serviceWithAdmin } from '../../../test/api.js';
 import { createApi } from './server.js';
 
 const PACK = {
@@ -61,6 +62,7 @@ const PACK = {
 describe('@agentic-rag/client', () => {
   let runtime: RagRuntime;
   let baseUrl: string;
+  let apiKey: string;
   let close: () => Promise<void>;
   const statuses: number[] = [];
   const ws = uniqueWorkspace('sdk');
@@ -77,7 +79,9 @@ describe('@agentic-rag/client', () => {
       },
     ]);
     expect(summary.failures).toEqual([]);
-    const api = await createApi(runtime);
+    const access = await serviceWithAdmin(runtime);
+    apiKey = access.key;
+    const api = await createApi(access.service);
     await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
     baseUrl = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
     close = async () => {
@@ -95,6 +99,7 @@ describe('@agentic-rag/client', () => {
     new AgenticRagClient({
       baseUrl,
       workspaceId: ws,
+      apiKey,
       // Observes what the real server answered; the request goes through unchanged.
       fetch: async (input, init) => {
         const response = await fetch(input, init);

@@ -1,14 +1,22 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { ErrorCode, metricsRegistry, toRagError, type Logger, type RagRuntime } from '@agentic-rag/core';
+import {
+  ErrorCode,
+  metricsRegistry,
+  toRagError,
+  type Caller,
+  type Logger,
+  type RagService,
+} from '@agentic-rag/core';
 import { handleExplorer } from './explorer/index.js';
 import { createGraphql } from './graphql/apollo.js';
 import { BodyTooLarge, MalformedBody } from './http-body.js';
 import { sendError, sendJson } from './http-errors.js';
+import { refuseGraphql, refuseRest } from './refusals.js';
 import { withRequestTelemetry } from './request-telemetry.js';
 import { handleRest } from './rest/router.js';
 
 export interface ApiState {
-  runtime: RagRuntime;
+  service: RagService;
   /** False until the start-up ingest of the sample corpus has finished. */
   ready: boolean;
 }
@@ -16,29 +24,48 @@ export interface ApiState {
 /**
  * The HTTP surface: GraphQL at /graphql with an offline explorer at /explorer, the REST search
  * contract (/search/semantic, /search/expand-graph, /entity/..., /openapi.json), Prometheus at
- * /metrics, liveness and readiness for orchestrators.
+ * /metrics, liveness and readiness for orchestrators. GraphQL and REST callers authenticate
+ * with `Authorization: Bearer <key>` before anything else runs; /healthz, the explorer page and
+ * the OpenAPI document are open and say nothing about content.
  */
 export async function createApi(
-  runtime: RagRuntime,
+  service: RagService,
 ): Promise<{ server: Server; state: ApiState; stop: () => Promise<void> }> {
-  const state: ApiState = { runtime, ready: false };
-  const graphql = await createGraphql(runtime);
+  const { runtime } = service;
+  const state: ApiState = { service, ready: false };
+  const graphql = await createGraphql(service);
+  const authenticate = (request: IncomingMessage) => service.authenticate(request.headers.authorization);
 
   const route = async (request: IncomingMessage, response: ServerResponse, logger: Logger): Promise<void> => {
     if (handleExplorer(request, response)) return;
     const url = new URL(request.url ?? '/', 'http://localhost');
     const method = request.method ?? 'GET';
     if (url.pathname === '/graphql' && (method === 'POST' || method === 'GET')) {
-      await graphql.handle(request, response, logger);
+      let caller: Caller;
+      try {
+        caller = await authenticate(request);
+      } catch (error) {
+        refuseGraphql(response, toRagError(error));
+        return;
+      }
+      await graphql.handle(request, response, logger, caller);
       return;
     }
-    if (await handleRest(request, response, state.runtime, logger)) return;
+    if (await handleRest(request, response, service, logger)) return;
     const key = `${method} ${url.pathname}`;
     if (key === 'GET /healthz') {
       sendJson(response, 200, { status: 'ok' });
       return;
     }
     if (key === 'GET /metrics') {
+      if (!service.isMetricsToken(request.headers.authorization)) {
+        try {
+          service.authorize(await authenticate(request), 'metrics');
+        } catch (error) {
+          refuseRest(response, toRagError(error));
+          return;
+        }
+      }
       const body = await metricsRegistry.metrics();
       response.writeHead(200, { 'content-type': metricsRegistry.contentType });
       response.end(body);
@@ -49,10 +76,22 @@ export async function createApi(
         sendError(response, ErrorCode.STORE_UNAVAILABLE, 'starting: the corpus is still being ingested', 503);
         return;
       }
-      const workspaceId = state.runtime.config.AGENTIC_RAG_WORKSPACE;
+      // Details (the backend, the default workspace's size) only for a key or the metrics token.
+      const entitled =
+        service.isMetricsToken(request.headers.authorization) ||
+        (request.headers.authorization !== undefined &&
+          (await authenticate(request).then(
+            () => true,
+            () => false,
+          )));
+      const workspaceId = runtime.config.AGENTIC_RAG_WORKSPACE;
       try {
-        const corpus = await state.runtime.store.stats(workspaceId);
-        sendJson(response, 200, { status: 'ready', backend: state.runtime.sql.backend, corpus });
+        const corpus = await runtime.store.stats(workspaceId);
+        sendJson(
+          response,
+          200,
+          entitled ? { status: 'ready', backend: runtime.sql.backend, corpus } : { status: 'ready' },
+        );
       } catch (error) {
         logger.error('readiness check failed', {
           event: 'readiness-failed',

@@ -6,6 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../test/backends.js';
+import { serviceWithAdmin } from '../../../test/api.js';
 import { createMcpHttpServer } from './http.js';
 import { createToolbox } from './server.js';
 import { ingestOtherWorkspace, ingestTestCorpus, SPEC } from './test-corpus.js';
@@ -28,6 +29,7 @@ describe('MCP server over streamable HTTP', () => {
   let server: Server;
   let url: URL;
   let client: Client;
+  let authorization: string;
 
   const call = async (name: string, args: Record<string, unknown>) =>
     (await client.callTool({ name, arguments: args })) as CallToolResult;
@@ -48,14 +50,18 @@ describe('MCP server over streamable HTTP', () => {
     await ingestTestCorpus(runtime, ws);
     await ingestOtherWorkspace(runtime, served);
     await ingestOtherWorkspace(runtime, other);
-    server = createMcpHttpServer(createToolbox(runtime, logger), {
+    const access = await serviceWithAdmin(runtime);
+    authorization = access.authorization;
+    server = createMcpHttpServer(createToolbox(access.service, logger), access.service, {
       allowedOrigins: config.AGENTIC_RAG_MCP_ALLOWED_ORIGINS,
       logger,
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
     client = new Client({ name: 'agentic-rag-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(url));
+    await client.connect(
+      new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization } } }),
+    );
   });
 
   afterAll(async () => {
@@ -120,9 +126,7 @@ describe('MCP server over streamable HTTP', () => {
     // Another workspace exists, but this server does not serve it: it answers as if it did not exist.
     const unlisted = await call('kb_search', { query: 'Halcyon launch code word', workspace: other });
     expect(unlisted.isError).toBe(true);
-    expect(text(unlisted)).toBe(
-      `WORKSPACE_NOT_FOUND: workspace "${other}" is not served by this MCP server (AGENTIC_RAG_MCP_WORKSPACES)`,
-    );
+    expect(text(unlisted)).toBe(`WORKSPACE_NOT_FOUND: workspace "${other}" does not exist`);
     const fallback = await call('kb_search', { query: 'Halcyon launch code word', top_k: 5 });
     expect(JSON.stringify(fallback.structuredContent)).not.toContain('periwinkle');
   });
@@ -140,6 +144,7 @@ describe('MCP server over streamable HTTP', () => {
         headers: {
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
+          authorization,
           ...headers,
         },
         body: JSON.stringify(initialize),

@@ -4,7 +4,14 @@ import {
   type Server as HttpServer,
   type ServerResponse,
 } from 'node:http';
-import { ErrorCode, type Logger } from '@agentic-rag/core';
+import {
+  ERROR_CODE_INFO,
+  ErrorCode,
+  toRagError,
+  type Caller,
+  type Logger,
+  type RagService,
+} from '@agentic-rag/core';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createMcpServer, type Toolbox } from './server.js';
 
@@ -20,9 +27,14 @@ export interface McpHttpOptions {
  * The streamable-HTTP transport, stateless: every POST to /mcp gets a fresh MCP server and
  * transport (cheap: the toolbox with its schemas is built once), answered as plain JSON. No
  * session lives in the process, so any replica can answer any request. A request carrying an
- * Origin header must come from an allowed origin (the MCP spec's DNS-rebinding defence).
+ * Origin header must come from an allowed origin (the MCP spec's DNS-rebinding defence), and
+ * every request must carry `Authorization: Bearer <key>` (401 with a JSON-RPC error otherwise).
  */
-export function createMcpHttpServer(toolbox: Toolbox, options: McpHttpOptions): HttpServer {
+export function createMcpHttpServer(
+  toolbox: Toolbox,
+  service: RagService,
+  options: McpHttpOptions,
+): HttpServer {
   const allowed = new Set(options.allowedOrigins);
   return createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
@@ -66,7 +78,19 @@ export function createMcpHttpServer(toolbox: Toolbox, options: McpHttpOptions): 
       );
       return;
     }
-    const server = createMcpServer(toolbox);
+    let caller: Caller;
+    try {
+      caller = await service.authenticate(request.headers.authorization);
+    } catch (caught) {
+      const error = toRagError(caught);
+      if (error.code === ErrorCode.UNAUTHENTICATED) response.setHeader('www-authenticate', 'Bearer');
+      const retryAfter = error.details?.retryAfterSeconds;
+      if (typeof retryAfter === 'number') response.setHeader('retry-after', String(retryAfter));
+      const status = ERROR_CODE_INFO[error.code].httpStatus;
+      rpcError(response, status >= 500 ? 503 : status, -32001, `${error.code}: ${error.message}`);
+      return;
+    }
+    const server = createMcpServer(toolbox, async () => caller);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -1,4 +1,7 @@
 import {
+  ErrorCode,
+  RagError,
+  RagService,
   createJsonLogger,
   createRuntime,
   redactConfig,
@@ -33,8 +36,16 @@ async function main(): Promise<void> {
   const logger = createJsonLogger({ level: config.LOG_LEVEL, write: (line) => output.write(line) });
   logger.info('starting', { event: 'mcp-starting', transport, config: redactConfig(config) });
 
+  // On stdio the client cannot send headers: the key the server acts with is AGENTIC_RAG_API_KEY.
+  if (transport === 'stdio' && config.AGENTIC_RAG_AUTH === 'on' && !config.AGENTIC_RAG_API_KEY) {
+    throw new RagError(
+      ErrorCode.UNAUTHENTICATED,
+      'pnpm mcp on stdio needs AGENTIC_RAG_API_KEY: create a key with `pnpm rag:keys create --workspace <id> --role reader`',
+    );
+  }
   const runtime = await createRuntime({ config, logger });
-  const toolbox = createToolbox(runtime, logger);
+  const service = new RagService(runtime);
+  const toolbox = createToolbox(service, logger);
   const tools = toolbox.listing.map((tool) => tool.name);
   let close: () => Promise<void> = async () => {};
   let stopping = false;
@@ -43,6 +54,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info('stopping', { event: 'mcp-stopping', reason });
     await close();
+    await service.close();
     await runtime.close();
     process.exit(0);
   };
@@ -50,7 +62,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   if (transport === 'http') {
-    const server = createMcpHttpServer(toolbox, {
+    const server = createMcpHttpServer(toolbox, service, {
       allowedOrigins: config.AGENTIC_RAG_MCP_ALLOWED_ORIGINS,
       logger,
     });
@@ -63,6 +75,7 @@ async function main(): Promise<void> {
         variable: 'AGENTIC_RAG_MCP_PORT',
       }));
     } catch (error) {
+      await service.close();
       await runtime.close();
       throw error;
     }
@@ -74,7 +87,10 @@ async function main(): Promise<void> {
     });
     close = () => new Promise((resolve) => server.close(() => resolve()));
   } else {
-    const server = createMcpServer(toolbox);
+    // Checked now so a bad key stops the server with one line, and again on every call.
+    const identify = () => service.authenticate(`Bearer ${config.AGENTIC_RAG_API_KEY ?? ''}`);
+    await identify();
+    const server = createMcpServer(toolbox, identify);
     await server.connect(new StdioServerTransport());
     logger.info('MCP on stdio', { event: 'mcp-ready', tools });
     close = () => server.close();

@@ -3,8 +3,9 @@ import {
   ErrorCode,
   RagError,
   toRagError,
+  type Caller,
   type Logger,
-  type RagRuntime,
+  type RagService,
 } from '@agentic-rag/core';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -32,18 +33,23 @@ export interface Toolbox {
   readonly listing: Tool[];
   readonly instructions: string;
   /** Never throws: a failed call is a tool result with `isError` and a stable code. */
-  call(name: string, args: unknown, signal: AbortSignal): Promise<CallToolResult>;
+  call(
+    name: string,
+    args: unknown,
+    signal: AbortSignal,
+    identify: () => Promise<Caller>,
+  ): Promise<CallToolResult>;
 }
 
-export function createToolbox(runtime: RagRuntime, logger: Logger): Toolbox {
-  const { config } = runtime;
+export function createToolbox(service: RagService, logger: Logger): Toolbox {
+  const { config } = service.runtime;
   const allowed = new Set<string>(config.AGENTIC_RAG_MCP_TOOLS);
   const tools = new Map<string, McpTool>(
     mcpTools(config)
       .filter((tool) => allowed.has(tool.name))
       .map((tool) => [tool.name, tool]),
   );
-  const resolveWorkspace = workspacePolicy(config, runtime.store);
+  const resolveWorkspace = workspacePolicy(config);
   const listing: Tool[] = [...tools.values()].map((tool) => ({
     name: tool.name,
     title: tool.title,
@@ -58,20 +64,16 @@ export function createToolbox(runtime: RagRuntime, logger: Logger): Toolbox {
       `Knowledge base of agentic-rag (workspace "${config.AGENTIC_RAG_WORKSPACE}"). Tools: ${[...tools.keys()].join(', ')}. ` +
       'Results cite their sources by sourceId (a document id for kb_get_doc). A failed call says ' +
       '"CODE: message", e.g. INVALID_INPUT, WORKSPACE_NOT_FOUND, NOT_FOUND, TOOL_NOT_ALLOWED.',
-    async call(name, args, signal) {
+    async call(name, args, signal, identify) {
       const started = performance.now();
       const ms = () => Math.round(performance.now() - started);
       try {
         const tool = tools.get(name);
         // Unknown and disallowed names answer alike, so a client cannot probe what is installed.
         if (!tool) throw new RagError(ErrorCode.TOOL_NOT_ALLOWED, `tool "${name}" is not allowed`);
-        if (!config.AGENTIC_RAG_ENABLED) {
-          throw new RagError(
-            ErrorCode.RAG_DISABLED,
-            'RAG is disabled on this deployment (AGENTIC_RAG_ENABLED=false)',
-          );
-        }
-        const result = await tool.call(args, { runtime, signal, logger, resolveWorkspace });
+        // Who is calling is settled per call: a key revoked meanwhile is refused on its next call.
+        const caller = await identify();
+        const result = await tool.call(args, { service, caller, signal, logger, resolveWorkspace });
         logger.info('tool call', { event: 'mcp-tool-call', tool: name, outcome: 'ok', ms: ms() });
         return {
           content: [{ type: 'text', text: JSON.stringify(result, null, 2) }],
@@ -107,14 +109,14 @@ export function createToolbox(runtime: RagRuntime, logger: Logger): Toolbox {
  * validates arguments itself and reports a bad one as protocol error text with no code, where
  * this server's contract is a stable error code on every failed call (tools.ts validates).
  */
-export function createMcpServer(toolbox: Toolbox): Server {
+export function createMcpServer(toolbox: Toolbox, identify: () => Promise<Caller>): Server {
   const server = new Server(
     { name: 'agentic-rag', title: 'agentic-rag knowledge base', version: packageJson.version },
     { capabilities: { tools: {} }, instructions: toolbox.instructions },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolbox.listing }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    toolbox.call(request.params.name, request.params.arguments, extra.signal),
+    toolbox.call(request.params.name, request.params.arguments, extra.signal, identify),
   );
   return server;
 }

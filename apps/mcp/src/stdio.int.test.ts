@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRuntime, loadConfig, PostgresSql, type Sql } from '@agentic-rag/core';
+import { ApiKeyStore, createRuntime, loadConfig, PostgresSql, type Sql } from '@agentic-rag/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -45,8 +45,15 @@ describe('MCP server over stdio', () => {
       ? { DATABASE_URL: postgresUrl }
       : { DATA_DIR: path.join(root, 'data') };
     const runtime = await createRuntime({ config: loadConfig({ ...database, LOG_LEVEL: 'silent' }) });
+    let key: string;
     try {
       await ingestTestCorpus(runtime, ws);
+      // The key the server acts with: a reader of this workspace only.
+      ({ key } = await new ApiKeyStore(runtime.sql).create({
+        workspaceId: ws,
+        role: 'reader',
+        label: 'mcp-stdio test',
+      }));
     } finally {
       await runtime.close(); // an embedded database belongs to one process: hand it over
     }
@@ -59,7 +66,7 @@ describe('MCP server over stdio', () => {
       command: process.execPath,
       args: ['--import', TSX_LOADER, MAIN],
       cwd: root,
-      env: { ...env, ...database, AGENTIC_RAG_WORKSPACE: ws, LOG_LEVEL: 'warn' },
+      env: { ...env, ...database, AGENTIC_RAG_WORKSPACE: ws, AGENTIC_RAG_API_KEY: key, LOG_LEVEL: 'warn' },
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk: Buffer) => (serverLog += chunk.toString()));

@@ -1,4 +1,4 @@
-import { loadConfig, silentLogger, type RagRuntime } from '@agentic-rag/core';
+import { loadConfig, localOperator, RagService, silentLogger, type RagRuntime } from '@agentic-rag/core';
 import { describe, expect, it } from 'vitest';
 import { createToolbox } from './server.js';
 
@@ -9,10 +9,15 @@ import { createToolbox } from './server.js';
 function toolbox(env: Record<string, string> = {}) {
   const config = loadConfig({ AGENTIC_RAG_WORKSPACE: 'docs', ...env });
   const store = { corpusVersion: async () => 1 };
-  return createToolbox({ config, store } as unknown as RagRuntime, silentLogger);
+  return createToolbox(
+    new RagService({ config, store } as unknown as RagRuntime, { limiter: null }),
+    silentLogger,
+  );
 }
 
 const signal = new AbortController().signal;
+/** Who calls: the tests here are about arguments, so an unscoped admin. */
+const identify = async () => localOperator('test');
 
 describe('MCP tool arguments', () => {
   it.each([
@@ -40,9 +45,9 @@ describe('MCP tool arguments', () => {
     ],
     ['get_entity', { id: 'no-colon' }, 'entity id "no-colon" is not of the form Type:name'],
     ['rag_answer', { query: 'x', use_hyde: 'yes' }, 'use_hyde: '],
-    ['kb_search', { query: 'x', workspace: 'white space' }, 'workspace "white space" is invalid'],
+    ['kb_search', { query: 'x', workspace: 'white space' }, 'workspaceId must be letters, digits'],
   ])('%s %j is INVALID_INPUT: %s', async (name, args, message) => {
-    const result = await toolbox().call(name, args, signal);
+    const result = await toolbox().call(name, args, signal, identify);
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toMatchObject({ error: { code: 'INVALID_INPUT', retryable: false } });
     expect((result.content[0] as { text: string }).text).toContain(`INVALID_INPUT: ${message}`);
@@ -57,13 +62,13 @@ describe('MCP tool arguments', () => {
   });
 
   it('refuses another workspace unless AGENTIC_RAG_MCP_WORKSPACES serves it', async () => {
-    const strict = await toolbox().call('kb_search', { query: 'x', workspace: 'handbook' }, signal);
+    const strict = await toolbox().call('kb_search', { query: 'x', workspace: 'handbook' }, signal, identify);
     expect(strict.structuredContent).toMatchObject({ error: { code: 'WORKSPACE_NOT_FOUND' } });
   });
 
   it('answers RAG_DISABLED for every tool when the deployment switched RAG off', async () => {
     const off = toolbox({ AGENTIC_RAG_ENABLED: 'false' });
-    const result = await off.call('kb_search', { query: 'x' }, signal);
+    const result = await off.call('kb_search', { query: 'x' }, signal, identify);
     expect((result.content[0] as { text: string }).text).toBe(
       'RAG_DISABLED: RAG is disabled on this deployment (AGENTIC_RAG_ENABLED=false)',
     );
@@ -76,8 +81,11 @@ describe('MCP tool arguments', () => {
         throw new Error('connect ECONNREFUSED 10.0.0.7:5432 (password=hunter2)');
       },
     };
-    const broken = createToolbox({ config, store } as unknown as RagRuntime, silentLogger);
-    const result = await broken.call('kb_search', { query: 'x' }, signal);
+    const broken = createToolbox(
+      new RagService({ config, store } as unknown as RagRuntime, { limiter: null }),
+      silentLogger,
+    );
+    const result = await broken.call('kb_search', { query: 'x' }, signal, identify);
     expect(result).toMatchObject({
       isError: true,
       content: [{ type: 'text', text: 'INTERNAL: internal error' }],

@@ -1,7 +1,6 @@
 import {
-  entityKey,
+  describeIssue,
   ErrorCode,
-  findEndpoints,
   MAX_HOPS,
   MAX_QUERY_LENGTH,
   NUMBERED_ENTITY_TYPES,
@@ -9,18 +8,23 @@ import {
   RagError,
   RELATION_TYPES,
   splitEntityId,
+  type Caller,
   type Config,
   type LookupResult,
   type Logger,
   type McpToolName,
-  type RagRuntime,
+  type RagService,
 } from '@agentic-rag/core';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
-/** What a tool runs with: the workspace is already resolved and checked. */
+/**
+ * What a tool runs with: the application service, who is calling, and the workspace the call
+ * names (the deployment's default when it names none); the service checks the caller may read it.
+ */
 export interface ToolContext {
-  runtime: RagRuntime;
+  service: RagService;
+  caller: Caller;
   workspaceId: string;
   signal: AbortSignal;
   logger: Logger;
@@ -28,7 +32,7 @@ export interface ToolContext {
 
 /** What a call starts from: the `workspace` argument is resolved by the server's policy. */
 export interface CallContext extends Omit<ToolContext, 'workspaceId'> {
-  resolveWorkspace(requested: string | undefined): Promise<string>;
+  resolveWorkspace(requested: string | undefined): string;
 }
 
 /** One MCP tool as the server lists and calls it. */
@@ -100,12 +104,6 @@ const filters = z
 
 const round = (value: number) => Math.round(value * 10_000) / 10_000;
 
-/** `Endpoint:POST /locations/{locationId}` → its resolution key `Endpoint:POST /locations/{}`. */
-function entityId(id: string): string {
-  const { type, normalized } = splitEntityId(id.trim());
-  return entityKey(type, normalized);
-}
-
 /** The six tools; descriptions name this deployment's defaults. */
 export function mcpTools(config: Config): McpTool[] {
   const served = config.AGENTIC_RAG_MCP_WORKSPACES;
@@ -134,8 +132,12 @@ export function mcpTools(config: Config): McpTool[] {
       filters,
     },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    async run({ query, top_k, filters }, { runtime, workspaceId, signal }) {
-      const result = await runtime.retriever.retrieve({ workspaceId, query, k: top_k, filters, signal });
+    async run({ query, top_k, filters }, { service, caller, workspaceId, signal, logger }) {
+      const result = await service.search(
+        caller,
+        { workspaceId, query, k: top_k, filters },
+        { signal, logger },
+      );
       return {
         workspace: workspaceId,
         query: result.query,
@@ -172,24 +174,12 @@ export function mcpTools(config: Config): McpTool[] {
         .describe('most characters to return'),
     },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    async run({ id, offset, max_chars }, { runtime, workspaceId }) {
-      const [document, content] = await Promise.all([
-        runtime.store.getDocument(workspaceId, id),
-        runtime.store.documentContent(workspaceId, id),
-      ]);
-      if (!document || content === null) {
-        throw new RagError(
-          ErrorCode.NOT_FOUND,
-          `document "${id}" does not exist in workspace "${workspaceId}"`,
-        );
-      }
-      if (offset > content.length) {
-        throw new RagError(
-          ErrorCode.INVALID_INPUT,
-          `offset must be at most ${content.length} (the document's length)`,
-        );
-      }
-      const window = content.slice(offset, offset + max_chars);
+    async run({ id, offset, max_chars }, { service, caller, workspaceId, signal, logger }) {
+      const { document, content, window } = await service.documentContent(
+        caller,
+        { workspaceId, id, offset, maxChars: max_chars },
+        { signal, logger },
+      );
       return {
         workspace: workspaceId,
         id: document.sourcePath,
@@ -226,14 +216,12 @@ export function mcpTools(config: Config): McpTool[] {
       limit: integer('limit', 1, 50).default(20).describe('most endpoints returned'),
     },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    async run({ resource, operation, limit }, { runtime, workspaceId, signal }) {
-      const found = await findEndpoints(runtime, {
-        workspaceId,
-        resource,
-        limit,
-        signal,
-        ...(operation ? { operation } : {}),
-      });
+    async run({ resource, operation, limit }, { service, caller, workspaceId, signal, logger }) {
+      const found = await service.findEndpoints(
+        caller,
+        { workspaceId, resource, limit, ...(operation ? { operation } : {}) },
+        { signal, logger },
+      );
       return {
         workspace: workspaceId,
         resource: found.resourceId,
@@ -265,14 +253,12 @@ export function mcpTools(config: Config): McpTool[] {
       limit: integer('limit', 1, 100).default(50).describe('most entities returned besides the given ones'),
     },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    async run({ ids, relation_types, depth, limit }, { runtime, workspaceId }) {
-      const neighbourhood = await runtime.graph.neighbourhood({
-        workspaceId,
-        seeds: [...new Set(ids.map(entityId))],
-        hops: depth,
-        limit,
-        ...(relation_types ? { relationTypes: relation_types } : {}),
-      });
+    async run({ ids, relation_types, depth, limit }, { service, caller, workspaceId, signal, logger }) {
+      const neighbourhood = await service.expandGraph(
+        caller,
+        { workspaceId, ids, depth, limit, ...(relation_types ? { relationTypes: relation_types } : {}) },
+        { signal, logger },
+      );
       return {
         workspace: workspaceId,
         entities: neighbourhood.entities.map((entity) => ({
@@ -311,26 +297,20 @@ export function mcpTools(config: Config): McpTool[] {
         .describe('the entity number, e.g. "3.2" or "A.1"'),
     },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    async run(input, { runtime, workspaceId, signal }) {
-      const numbered = input.type !== undefined && input.number !== undefined;
-      if ((input.id === undefined) !== numbered) {
-        throw new RagError(ErrorCode.INVALID_INPUT, 'give either id, or type and number');
-      }
-      const id = numbered
-        ? entityKey(input.type!.charAt(0).toUpperCase() + input.type!.slice(1), input.number!)
-        : entityId(input.id!);
-      const [entity] = await runtime.graph.getEntities(workspaceId, [id]);
-      if (!entity) {
+    async run(input, { service, caller, workspaceId, signal, logger }) {
+      const found = await service.entity(caller, { workspaceId, ...input }, { signal, logger });
+      if (!found) {
+        const asked = input.id ?? `${input.type ?? ''} ${input.number ?? ''}`.trim();
         throw new RagError(
           ErrorCode.NOT_FOUND,
-          `entity "${id}" does not exist in workspace "${workspaceId}"`,
+          `entity "${asked}" does not exist in workspace "${workspaceId}"`,
         );
       }
-      const mentions = await runtime.graph.mentions(workspaceId, [entity.id]);
+      const { entity, mentions } = found;
       const { type, normalized } = splitEntityId(entity.id);
       // A numbered entity's defining passage is what the orchestrator's lookup tool finds.
       const lookup = (NUMBERED_ENTITY_TYPES as readonly string[]).includes(type)
-        ? await runtime.tools.call('lookup', { workspaceId, type, number: normalized }, { signal })
+        ? await service.runtime.tools.call('lookup', { workspaceId, type, number: normalized }, { signal })
         : null;
       const definition = lookup?.ok
         ? ((lookup.result.data as LookupResult | undefined)?.definition ?? null)
@@ -379,17 +359,22 @@ export function mcpTools(config: Config): McpTool[] {
       idempotentHint: true,
       openWorldHint: config.AGENTIC_RAG_ENABLE_HTTP_FETCH,
     },
-    async run({ query, top_k, use_hyde, use_tools, filters }, { runtime, workspaceId, signal, logger }) {
-      const answer = await runtime.orchestrator.answer({
-        query,
-        workspaceId,
-        topK: top_k,
-        filters,
-        signal,
-        logger,
-        ...(use_hyde !== undefined ? { useHyde: use_hyde } : {}),
-        ...(use_tools !== undefined ? { useTools: use_tools } : {}),
-      });
+    async run(
+      { query, top_k, use_hyde, use_tools, filters },
+      { service, caller, workspaceId, signal, logger },
+    ) {
+      const answer = await service.answer(
+        caller,
+        {
+          query,
+          workspaceId,
+          topK: top_k,
+          filters,
+          ...(use_hyde !== undefined ? { useHyde: use_hyde } : {}),
+          ...(use_tools !== undefined ? { useTools: use_tools } : {}),
+        },
+        { signal, logger },
+      );
       return {
         workspace: workspaceId,
         answer: answer.answer,
@@ -428,19 +413,8 @@ function defineTool<Shape extends z.ZodRawShape>(
       const { workspace: requested, ...rest } = parsed.data as z.output<z.ZodObject<Shape>> & {
         workspace?: string;
       };
-      const workspaceId = await resolveWorkspace(requested);
+      const workspaceId = resolveWorkspace(requested);
       return definition.run(rest as z.output<z.ZodObject<Shape>>, { ...context, workspaceId });
     },
   };
-}
-
-/** A zod issue as a sentence about the argument; the schemas above word most of them already. */
-function describeIssue(issue: z.core.$ZodIssue): string {
-  const where = issue.path.map(String).join('.');
-  if (issue.code === 'unrecognized_keys') {
-    const keys = issue.keys.map((key) => `"${key}"`).join(', ');
-    return `unknown argument${issue.keys.length > 1 ? 's' : ''} ${keys}${where ? ` in ${where}` : ''}`;
-  }
-  const own = where === '' || issue.message.startsWith(where.split('.')[0]!);
-  return own ? issue.message : `${where}: ${issue.message}`;
 }

@@ -1,4 +1,6 @@
 import {
+  RagService,
+  roleAllows,
   createJsonLogger,
   createRuntime,
   redactConfig,
@@ -28,13 +30,22 @@ async function main(): Promise<void> {
   logger.info('starting', { event: 'worker-starting', config: redactConfig(config) });
   const tracing = startTracing({ config, serviceName: 'agentic-rag-worker' });
   let stopping = false;
+  let service: RagService | null = null;
   // Listening first: a taken port stops the worker before it takes any job.
   const metrics = await startMetricsServer({
     host: config.HOST,
     port: config.AGENTIC_RAG_WORKER_METRICS_PORT,
     running: () => !stopping,
+    entitled: async (authorization) => {
+      if (config.AGENTIC_RAG_AUTH === 'off') return true;
+      if (!service) return false;
+      if (service.isMetricsToken(authorization)) return true;
+      const caller = await service.authenticate(authorization).catch(() => null);
+      return caller !== null && roleAllows(caller.role, 'admin');
+    },
   });
   const runtime = await createRuntime({ config, logger, recordStages: true });
+  service = new RagService(runtime, { limiter: null });
   const { worker, counts, close } = await startIngestWorker(runtime);
   worker.on('completed', (job) => logger.info('job completed', { event: 'job-completed', jobId: job.id }));
   const unwatch = watchQueue(counts);

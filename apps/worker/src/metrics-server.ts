@@ -7,8 +7,8 @@ export interface MetricsServer {
 }
 
 /**
- * The worker's only HTTP surface: `GET /metrics` for Prometheus and `GET /healthz`, which answers
- * 503 once the worker is shutting down. Port 0 picks a free port (the `worker-ready`
+ * The worker's only HTTP surface: `GET /metrics` for Prometheus (with METRICS_TOKEN or an admin
+ * key, like the API's) and `GET /healthz`, which answers 503 once the worker is shutting down. Port 0 picks a free port (the `worker-ready`
  * log line says which), so several workers can share a host.
  */
 export async function startMetricsServer(options: {
@@ -16,17 +16,31 @@ export async function startMetricsServer(options: {
   port: number;
   /** False once SIGTERM arrived: the worker takes no more jobs. */
   running: () => boolean;
+  /** Whether an Authorization header may read the metrics. */
+  entitled: (authorization: string | undefined) => Promise<boolean>;
 }): Promise<MetricsServer> {
   const server = createServer((request, response) => {
     const key = `${request.method ?? 'GET'} ${new URL(request.url ?? '/', 'http://localhost').pathname}`;
     if (key === 'GET /metrics') {
-      metricsRegistry.metrics().then(
-        (body) => {
-          response.writeHead(200, { 'content-type': metricsRegistry.contentType });
-          response.end(body);
-        },
-        () => json(response, 500, { status: 'error' }),
-      );
+      options
+        .entitled(request.headers.authorization)
+        .then(async (entitled) => {
+          if (!entitled) {
+            response.setHeader('www-authenticate', 'Bearer');
+            json(response, 401, {
+              detail: 'metrics need METRICS_TOKEN or an admin API key: send Authorization: Bearer <token>',
+              status_code: 401,
+              error_code: 'UNAUTHENTICATED',
+              timestamp: new Date().toISOString(),
+            });
+            return;
+          }
+          return metricsRegistry.metrics().then((body) => {
+            response.writeHead(200, { 'content-type': metricsRegistry.contentType });
+            response.end(body);
+          });
+        })
+        .catch(() => json(response, 500, { status: 'error' }));
       return;
     }
     if (key === 'GET /healthz') {

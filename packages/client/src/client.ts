@@ -17,6 +17,8 @@ export interface ClientOptions {
   baseUrl: string;
   /** Used when a call names none. */
   workspaceId?: string;
+  /** The API key (`ar_…`): sent as `Authorization: Bearer <key>` with every request. */
+  apiKey?: string;
   /** Sent with every request (an auth header of a proxy in front, say). */
   headers?: Record<string, string>;
   fetch?: typeof fetch;
@@ -161,7 +163,12 @@ export class AgenticRagClient {
     try {
       return await this.fetchImpl(`${this.options.baseUrl.replace(/\/+$/, '')}${path}`, {
         ...init,
-        headers: { 'content-type': 'application/json', ...this.options.headers, ...init.headers },
+        headers: {
+          'content-type': 'application/json',
+          ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
+          ...this.options.headers,
+          ...init.headers,
+        },
       });
     } catch (error) {
       throw new AgenticRagError(

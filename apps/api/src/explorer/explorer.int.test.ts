@@ -6,6 +6,7 @@ import { getIntrospectionQuery } from 'graphql';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '../../../../test/backends.js';
+import { serviceWithAdmin } from '../../../../test/api.js';
 import { createApi } from '../server.js';
 
 // Debian's build, installed by .ci/provision-services.sh; Playwright's own browser download is not used.
@@ -17,7 +18,8 @@ async function startApiWithExplorer() {
   const config = loadConfig({ ...process.env, AGENTIC_RAG_INGEST_ON_START: 'false', LOG_LEVEL: 'silent' });
   const logger = createJsonLogger({ level: 'error', write: (line) => process.stderr.write(line) });
   const runtime = await createRuntime({ config, sql, logger });
-  const api = await createApi(runtime);
+  const { service, authorization } = await serviceWithAdmin(runtime);
+  const api = await createApi(service);
   const server: Server = api.server;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -28,7 +30,7 @@ async function startApiWithExplorer() {
     await runtime.close();
     await sql.close();
   };
-  return { origin, close };
+  return { origin, close, authorization };
 }
 
 /** A GET sent byte for byte: fetch() would resolve `..` segments before they reach the server. */
@@ -123,7 +125,7 @@ describe('GraphQL explorer', () => {
   it("lets GraphiQL's introspection query through the API's query limits", async () => {
     const response = await fetch(`${api.origin}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: api.authorization },
       body: JSON.stringify({
         query: getIntrospectionQuery({ inputValueDeprecation: true, schemaDescription: true }),
         operationName: 'IntrospectionQuery',
@@ -178,6 +180,14 @@ describe('GraphQL explorer', () => {
         }
       });
 
+      // The tab signed in already: the explorer sends this key with every operation.
+      await page.addInitScript(
+        (key) =>
+          (
+            globalThis as unknown as { sessionStorage: { setItem(name: string, value: string): void } }
+          ).sessionStorage.setItem('agentic-rag.apiKey', key),
+        api.authorization.slice('Bearer '.length),
+      );
       await page.goto(`${api.origin}/explorer`);
       const editor = page.locator('.graphiql-query-editor .CodeMirror');
       await editor.waitFor({ timeout: 20_000 });

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap } from '@apollo/server';
-import type { Logger, RagRuntime } from '@agentic-rag/core';
+import type { Caller, Logger, RagService } from '@agentic-rag/core';
 import { readJson } from '../http-body.js';
 import { formatError } from './errors.js';
 import { limitRules } from './limits.js';
+import { accessStatus } from './access-status.js';
 import { operationMetrics } from './operation-metrics.js';
 import { resolvers, type ApiContext } from './resolvers.js';
 
@@ -15,7 +16,8 @@ export const typeDefs = readFileSync(new URL('./schema.graphql', import.meta.url
  * validation rules in limits.ts add them. CSRF prevention on; batched requests off; introspection
  * and schema hints ("did you mean ...") only outside production.
  */
-export async function createGraphql(runtime: RagRuntime) {
+export async function createGraphql(service: RagService) {
+  const { runtime } = service;
   const { config } = runtime;
   const production = config.NODE_ENV === 'production';
   const server = new ApolloServer<ApiContext>({
@@ -33,7 +35,7 @@ export async function createGraphql(runtime: RagRuntime) {
       maxCost: config.GRAPHQL_MAX_COST,
     }),
     formatError: formatError(runtime.logger),
-    plugins: [operationMetrics],
+    plugins: [operationMetrics, accessStatus],
     logger: {
       debug: () => {},
       info: () => {},
@@ -43,7 +45,12 @@ export async function createGraphql(runtime: RagRuntime) {
   });
   await server.start();
 
-  async function handle(request: IncomingMessage, response: ServerResponse, logger: Logger): Promise<void> {
+  async function handle(
+    request: IncomingMessage,
+    response: ServerResponse,
+    logger: Logger,
+    caller: Caller,
+  ): Promise<void> {
     const headers = new HeaderMap();
     for (const [name, value] of Object.entries(request.headers)) {
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
@@ -56,7 +63,7 @@ export async function createGraphql(runtime: RagRuntime) {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const result = await server.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: request.method ?? 'GET', headers, search: url.search, body },
-      context: async () => ({ runtime, signal: abort.signal, logger }),
+      context: async () => ({ service, caller, signal: abort.signal, logger }),
     });
     for (const [name, value] of result.headers) response.setHeader(name, value);
     response.statusCode = result.status ?? 200;

@@ -1,7 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ErrorCode, RagError, toRagError, type Logger, type RagRuntime } from '@agentic-rag/core';
+import {
+  ErrorCode,
+  toRagError,
+  type Logger,
+  type OperationContext,
+  type RagService,
+} from '@agentic-rag/core';
 import { BodyTooLarge, MalformedBody, readJson } from '../http-body.js';
 import { sendError, sendJson } from '../http-errors.js';
+import { refuseRest } from '../refusals.js';
 import { ENTITY_MAX_AGE, notModified, SEARCH_MAX_AGE } from './caching.js';
 import { getEntity } from './entity.js';
 import { expandGraph, parseExpandRequest } from './expand.js';
@@ -28,14 +35,17 @@ export function restRouteOf(pathname: string): string | null {
  * graph expansion, entity lookup, and its OpenAPI document. Answers carry an ETag on the corpus
  * version and may be cached for a day (search, graph) or a week (entities). Every error is
  * `{detail, status_code, error_code, timestamp}`. The workspace is `?workspace=` or the default.
- * Returns false for paths that are not REST routes.
+ * Every route but the OpenAPI document needs `Authorization: Bearer <key>` (a reader key whose
+ * scope holds the workspace); the service checks it. Returns false for paths that are not REST
+ * routes.
  */
 export async function handleRest(
   request: IncomingMessage,
   response: ServerResponse,
-  runtime: RagRuntime,
+  service: RagService,
   logger: Logger,
 ): Promise<boolean> {
+  const { runtime } = service;
   const url = new URL(request.url ?? '/', 'http://localhost');
   const route = restRouteOf(url.pathname);
   if (!route) return false;
@@ -51,40 +61,74 @@ export async function handleRest(
       sendJson(response, 200, OPENAPI_DOCUMENT);
       return true;
     }
-    const workspaceId = url.searchParams.get('workspace') ?? runtime.config.AGENTIC_RAG_WORKSPACE;
-    const cacheParts = { workspaceId, corpusVersion: await corpusVersion(runtime, workspaceId) };
+    const caller = await service.authenticate(request.headers.authorization);
+    const workspace = url.searchParams.get('workspace') ?? runtime.config.AGENTIC_RAG_WORKSPACE;
+    // Each route is one guarded read: role, scope, existence and row security, then the contract's view.
+    const read = <T>(
+      operation: 'entity' | 'search' | 'expandGraph',
+      work: (context: OperationContext) => Promise<T>,
+    ) => service.guard(caller, operation, workspace, work, { logger });
+    // Answers are cached on the workspace's corpus version: one indexed read.
+    const cacheParts = async (context: OperationContext) => ({
+      workspaceId: context.workspaceId,
+      corpusVersion: await context.runtime.store.corpusVersion(context.workspaceId),
+    });
 
     if (route === '/entity/{entity_type}/{number}') {
       const [, type, number] = ENTITY_PATH.exec(url.pathname)!;
-      if (notModified(request, response, { ...cacheParts, request: url.pathname, maxAge: ENTITY_MAX_AGE }))
-        return true;
-      sendJson(response, 200, await getEntity(runtime, workspaceId, type!, number!));
+      await read('entity', async (context) => {
+        if (
+          notModified(request, response, {
+            ...(await cacheParts(context)),
+            request: url.pathname,
+            maxAge: ENTITY_MAX_AGE,
+          })
+        )
+          return;
+        sendJson(response, 200, await getEntity(context.runtime, context.workspaceId, type!, number!));
+      });
       return true;
     }
     const body = await readJson(request);
     const requestKey = `${route}\n${JSON.stringify(body ?? null)}`;
     if (route === '/search/semantic') {
       const parsed = parseSemanticRequest(body);
-      if (notModified(request, response, { ...cacheParts, request: requestKey, maxAge: SEARCH_MAX_AGE }))
-        return true;
-      const result = await semanticSearch(runtime, workspaceId, parsed);
-      sendJson(response, 200, {
-        results: result.results,
-        total_count: result.total_count,
-        ...(result.did_you_mean
-          ? { did_you_mean: result.did_you_mean, corrections: result.corrections }
-          : {}),
+      await read('search', async (context) => {
+        if (
+          notModified(request, response, {
+            ...(await cacheParts(context)),
+            request: requestKey,
+            maxAge: SEARCH_MAX_AGE,
+          })
+        )
+          return;
+        const result = await semanticSearch(context.runtime, context.workspaceId, parsed);
+        sendJson(response, 200, {
+          results: result.results,
+          total_count: result.total_count,
+          ...(result.did_you_mean
+            ? { did_you_mean: result.did_you_mean, corrections: result.corrections }
+            : {}),
+        });
       });
       return true;
     }
     const parsed = parseExpandRequest(body);
-    if (notModified(request, response, { ...cacheParts, request: requestKey, maxAge: SEARCH_MAX_AGE }))
-      return true;
-    const result = await expandGraph(runtime, workspaceId, parsed);
-    sendJson(response, 200, {
-      expanded_documents: result.expanded_documents,
-      relationship_count: result.relationship_count,
-      metadata: { warnings: result.warnings },
+    await read('expandGraph', async (context) => {
+      if (
+        notModified(request, response, {
+          ...(await cacheParts(context)),
+          request: requestKey,
+          maxAge: SEARCH_MAX_AGE,
+        })
+      )
+        return;
+      const result = await expandGraph(context.runtime, context.workspaceId, parsed);
+      sendJson(response, 200, {
+        expanded_documents: result.expanded_documents,
+        relationship_count: result.relationship_count,
+        metadata: { warnings: result.warnings },
+      });
     });
     return true;
   } catch (error) {
@@ -100,19 +144,8 @@ export async function handleRest(
       if (ragError.code === ErrorCode.INTERNAL) {
         logger.error('rest request failed', { event: 'http-error', route, error: ragError });
         sendError(response, ErrorCode.INTERNAL, 'internal error');
-      } else sendError(response, ragError.code, ragError.message);
+      } else refuseRest(response, ragError);
     }
     return true;
   }
-}
-
-/** The workspace's corpus version: one indexed read, since every answer's ETag needs it. */
-async function corpusVersion(runtime: RagRuntime, workspaceId: string): Promise<number> {
-  const result = await runtime.sql.query<{ corpus_version: number }>(
-    'SELECT corpus_version FROM rag_workspaces WHERE id = $1',
-    [workspaceId],
-  );
-  const row = result.rows[0];
-  if (!row) throw new RagError(ErrorCode.WORKSPACE_NOT_FOUND, `workspace '${workspaceId}' does not exist`);
-  return Number(row.corpus_version);
 }

@@ -51,7 +51,7 @@ export async function goldenCommand(
     let answerer: Answerer;
     let clearCache: (() => Promise<void>) | undefined;
     if (options.endpoint) {
-      answerer = new GraphqlAnswerer(options.endpoint);
+      answerer = new GraphqlAnswerer(options.endpoint, fetch, 60_000, config.AGENTIC_RAG_API_KEY);
       say(
         `asking ${options.endpoint} (its own corpus and cache; a warm cache makes the first pass warm too)`,
       );

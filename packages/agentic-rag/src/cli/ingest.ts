@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ErrorCode, RagError } from '../errors/index.js';
+import { ingestMode } from '../config/index.js';
 import { createRuntime, type RagRuntime } from '../runtime/index.js';
 import { assertWorkspaceId, unfinishedIngests } from '../store/index.js';
 import type { IngestSummary } from '../ingest/index.js';
@@ -92,7 +93,7 @@ async function main(): Promise<number> {
   const sources = values.source ?? [config.AGENTIC_RAG_CORPUS_DIR];
   if (values.queue && values.inline)
     throw new RagError(ErrorCode.INVALID_INPUT, '--queue and --inline exclude each other');
-  const mode = values.inline ? 'inline' : values.queue ? 'queue' : config.AGENTIC_RAG_INGEST_MODE;
+  const mode = ingestMode(config, values.inline ? 'inline' : values.queue ? 'queue' : undefined);
   const runtime = await createRuntime({
     config: { ...config, AGENTIC_RAG_INGEST_MODE: mode },
     logger,

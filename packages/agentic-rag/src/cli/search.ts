@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { buildContext } from '../retrieve/index.js';
 import { createRuntime } from '../runtime/index.js';
-import { assertWorkspaceId } from '../store/index.js';
+import { localOperator, RagService } from '../service/index.js';
 import { cliConfig, cliLogger, EXIT, runCli } from './cli-support.js';
 
 const HELP = `Usage: pnpm rag:search "query" [options]
@@ -11,7 +11,7 @@ Hybrid search over a workspace's chunks: BM25 and dense channels, fused, then re
 
 Options:
   --workspace ID       workspace to search (default: AGENTIC_RAG_WORKSPACE, "demo")
-  --k N                number of hits, 1-100 (default: AGENTIC_RAG_TOPK)
+  --k N                number of hits, 1-50 (default: AGENTIC_RAG_TOPK)
   --filter KEY=VALUE   narrow the search; repeatable. Keys: sourcePrefix, kind, chapter,
                        section, page_number, entity_type
   --channel NAME       run one channel alone: vector or lexical
@@ -49,7 +49,6 @@ async function main(): Promise<number> {
   const config = cliConfig();
   const k = values.k === undefined ? config.AGENTIC_RAG_TOPK : Number(values.k);
   const workspaceId = values.workspace ?? config.AGENTIC_RAG_WORKSPACE;
-  assertWorkspaceId(workspaceId);
   const filters = Object.fromEntries(
     (values.filter ?? []).map((pair) => {
       const [key, ...rest] = pair.split('=');
@@ -69,21 +68,26 @@ async function main(): Promise<number> {
     config,
     logger: cliLogger(config, values.json ? 'quiet' : 'normal'),
   });
+  // The operator at the machine: the service validates, checks the workspace exists, scopes the reads.
+  const service = new RagService(runtime, { limiter: null });
+  const caller = localOperator('cli');
   try {
-    const result = await runtime.retriever.retrieve({
+    const result = await service.search(caller, {
       workspaceId,
       query,
       k,
       filters,
-      ...(values.channel ? { channels: [values.channel as 'vector' | 'lexical'] } : {}),
-      ...(values.fusion ? { fusion: values.fusion as 'weighted' | 'rrf' } : {}),
+      ...(values.channel ? { channels: [values.channel] } : {}),
+      ...(values.fusion ? { fusion: values.fusion } : {}),
       rerank: !values['no-rerank'],
     });
     const context = values.context
-      ? await buildContext(runtime.sql, config, workspaceId, result, runtime.logger)
+      ? await service.guard(caller, 'search', workspaceId, (scope) =>
+          buildContext(scope.runtime.sql, config, scope.workspaceId, result, runtime.logger),
+        )
       : undefined;
     if (values.json) {
-      console.log(JSON.stringify({ workspaceId, ...result, ...(context ? { context } : {}) }));
+      console.log(JSON.stringify({ ...result, ...(context ? { context } : {}) }));
       return EXIT.ok;
     }
     if (result.correctedQuery) {
@@ -133,6 +137,7 @@ async function main(): Promise<number> {
     }
     return EXIT.ok;
   } finally {
+    await service.close();
     await runtime.close();
   }
 }

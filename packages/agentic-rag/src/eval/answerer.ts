@@ -115,6 +115,8 @@ export class GraphqlAnswerer implements Answerer {
     private readonly endpoint: string,
     private readonly fetchImpl: typeof fetch = fetch,
     private readonly timeoutMs = 60_000,
+    /** The API key to ask with (AGENTIC_RAG_API_KEY for rag:eval --endpoint). */
+    private readonly apiKey?: string,
   ) {}
 
   async answer(question: string, workspaceId: string, topK?: number): Promise<AnswerObservation> {
@@ -123,7 +125,10 @@ export class GraphqlAnswerer implements Answerer {
     try {
       response = await this.fetchImpl(this.endpoint, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: {
+          'content-type': 'application/json',
+          ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}),
+        },
         body: JSON.stringify({
           query: RAG_ANSWER,
           variables: { input: { query: question, workspaceId, ...(topK ? { topK } : {}), debug: true } },
