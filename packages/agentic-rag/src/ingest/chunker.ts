@@ -288,7 +288,12 @@ function splitRange(
   return pieces;
 }
 
-/** Last resort for a run without spaces: the longest prefix within budget, by binary search. */
+/**
+ * Last resort for a run without spaces: the longest prefix within budget, by binary search. The
+ * search window grows by doubling from `maxTokens` characters first, so each probe counts about a
+ * chunk's worth of text, not the rest of the run: a 200,000-character run costs seconds, not
+ * minutes (counting is what costs, and a probe over the whole remainder made it quadratic).
+ */
 function hardSplit(
   text: string,
   start: number,
@@ -300,7 +305,11 @@ function hardSplit(
   let from = start;
   while (from < end) {
     let low = from + 1;
-    let high = end;
+    let high = Math.min(end, from + Math.max(1, maxTokens));
+    while (high < end && tokenizer.count(text.slice(from, high)) <= maxTokens) {
+      low = high;
+      high = Math.min(end, from + (high - from) * 2);
+    }
     while (low < high) {
       const middle = Math.ceil((low + high) / 2);
       if (tokenizer.count(text.slice(from, middle)) <= maxTokens) low = middle;

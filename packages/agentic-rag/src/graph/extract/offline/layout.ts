@@ -116,7 +116,9 @@ export function analyseLayout(text: string): Layout {
   mask.maskAll(/(?<![\\$\w])\$(?=[^\s$])[^$\n]*?[^\s\\$]\$(?![\d$])/g);
   mask.maskAll(/\b(?:https?|ftp):\/\/[^\s<>()[\]`"']+/g);
   mask.maskAll(/\]\([^)\s]*\)/g);
-  mask.maskAll(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g);
+  // An address starts where no address character precedes it and its local part is at most 64
+  // characters (RFC 5321): without both, a long run of word characters costs quadratic time.
+  mask.maskAll(/(?<![\w.+-])[\w.+-]{1,64}@[\w-]+(?:\.[\w-]+)+/g);
   mask.maskAll(/\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|dev|app|example|co\.uk)\b[^\s)]*/g);
   mask.maskAll(/<\/?[A-Za-z][^>\n]*>/g);
   // Emphasis markers, so that **Meridian Parcel** reads as a name and not as punctuation.
