@@ -22,9 +22,10 @@ type Kind = 'string' | 'number' | 'boolean' | 'list' | 'json';
 type Transport = 'graphql' | 'rest' | 'mcp';
 
 const HUGE = 'x'.repeat(10_000_000);
-// Long but under the 1 MiB body limit, so validation sees it. Words, not one 200,000-character
-// token: ingesting such a token as a document's content takes minutes (reported separately).
-const LONG = 'lorem ipsum '.repeat(16_667);
+// Long but under the 1 MiB body limit, so validation sees it; one 200,000-character token, which
+// once took four minutes to ingest (quadratic token counting and address masking): a regression
+// shows as this file timing out.
+const LONG = 'x'.repeat(200_000);
 
 /** Sent in every argument position. */
 const POISONS: ReadonlyArray<[string, unknown]> = [

@@ -13,6 +13,7 @@ import {
   type RagService,
 } from '@agentic-rag/core';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { InitializeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer, type Toolbox } from './server.js';
 
 export const MCP_PATH = '/mcp';
@@ -99,9 +100,54 @@ export function createMcpHttpServer(
       void transport.close();
       void server.close();
     });
+    const body = await readMessage(request, response);
+    if (body === undefined) return;
     await server.connect(transport);
-    await transport.handleRequest(request, response);
+    await transport.handleRequest(request, response, body);
   }
+}
+
+/** The SDK transport's own limit for one POST. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The JSON-RPC body, read here so that a malformed `initialize` gets -32602 (invalid params): the
+ * SDK's built-in handler would answer a client's mistake with -32603, an internal error. Answers
+ * the request itself (and returns undefined) for an oversized body, bad JSON or such an initialize.
+ */
+async function readMessage(request: IncomingMessage, response: ServerResponse): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      rpcError(response, 413, -32000, 'the request body exceeds 4 MiB');
+      request.resume();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    rpcError(response, 400, -32700, 'Parse error: the body is not JSON');
+    return undefined;
+  }
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if ((message as { method?: unknown } | null)?.method !== 'initialize') continue;
+    const parsed = InitializeRequestSchema.safeParse(message);
+    if (!parsed.success) {
+      const where = parsed.error.issues.map((issue) => issue.path.join('.') || 'params').join(', ');
+      json(response, 200, {
+        jsonrpc: '2.0',
+        id: (message as { id?: unknown }).id ?? null,
+        error: { code: -32602, message: `Invalid initialize request: check ${where}` },
+      });
+      return undefined;
+    }
+  }
+  return body;
 }
 
 function json(response: ServerResponse, status: number, body: unknown): void {

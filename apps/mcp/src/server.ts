@@ -19,6 +19,8 @@ import packageJson from '../package.json' with { type: 'json' };
 import { mcpTools, type McpTool } from './tools.js';
 import { workspacePolicy } from './workspaces.js';
 
+const TOOLS_CALL = z.looseObject({ method: z.literal('tools/call') });
+
 /** Codes whose messages describe the server's insides (SQL, config): logged, never sent. */
 const MASKED: ReadonlySet<string> = new Set([
   ErrorCode.INTERNAL,
@@ -115,8 +117,12 @@ export function createMcpServer(toolbox: Toolbox, identify: () => Promise<Caller
     { capabilities: { tools: {} }, instructions: toolbox.instructions },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolbox.listing }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    toolbox.call(request.params.name, request.params.arguments, extra.signal, identify),
-  );
+  // Registered with a schema that only names the method: the SDK then checks the request itself
+  // and answers a malformed one with -32602 (invalid params); with the full schema its own parse
+  // would fail first and answer -32603, an internal error, for a client's mistake.
+  server.setRequestHandler(TOOLS_CALL, (request, extra) => {
+    const { params } = CallToolRequestSchema.parse(request);
+    return toolbox.call(params.name, params.arguments, extra.signal, identify);
+  });
   return server;
 }

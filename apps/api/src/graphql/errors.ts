@@ -58,6 +58,10 @@ export function formatError(logger: Logger) {
       };
     }
     if (CLIENT_CODES.has(code)) return { ...base, message: formatted.message, extensions: { code } };
+    // graphql-js stops coercing variables after 50 errors and says so without a code.
+    if (formatted.message.startsWith('Too many errors processing variables')) {
+      return { message: 'too many invalid variables', extensions: { code: 'BAD_USER_INPUT' } };
+    }
     // Apollo calls formatError without the request's context: the request scope has its logger.
     (requestScope.getStore()?.logger ?? logger).error('graphql request failed', {
       event: 'graphql-error',

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   ErrorCode,
+  firstDirtyString,
   toRagError,
   type Logger,
   type OperationContext,
@@ -13,6 +14,7 @@ import { ENTITY_MAX_AGE, notModified, SEARCH_MAX_AGE } from './caching.js';
 import { getEntity } from './entity.js';
 import { expandGraph, parseExpandRequest } from './expand.js';
 import { OPENAPI_DOCUMENT } from './openapi.js';
+import { invalid } from './problems.js';
 import { parseSemanticRequest, semanticSearch } from './semantic.js';
 
 const ENTITY_PATH = /^\/entity\/([^/]+)\/([^/]+)$/;
@@ -90,6 +92,9 @@ export async function handleRest(
       return true;
     }
     const body = await readJson(request);
+    // The service's rule for text, before the contract's own checks read any field.
+    const dirty = firstDirtyString(body);
+    if (dirty !== null) throw invalid(`${dirty} must not contain NUL characters or unpaired surrogates`);
     const requestKey = `${route}\n${JSON.stringify(body ?? null)}`;
     if (route === '/search/semantic') {
       const parsed = parseSemanticRequest(body);

@@ -225,7 +225,7 @@ export class RagService {
         // Only a well-formed id is kept: the audit log is not a place for a caller's garbage.
         workspaceId:
           workspaceId !== null && WorkspaceIdSchema.safeParse(workspaceId).success ? workspaceId : null,
-        target: target === null ? null : target.slice(0, 500),
+        target: target === null ? null : printable(target.slice(0, 500)),
         outcome,
       });
     } catch (error) {
@@ -287,5 +287,9 @@ function bearerToken(authorization: string | null | undefined): string | null {
   if (typeof authorization !== 'string' || authorization.length > 4096) return null;
   return BEARER.exec(authorization)?.[1] ?? null;
 }
+
+/** Text a database column takes whatever a caller sent: NUL and unpaired surrogates become U+FFFD. */
+const printable = (value: string) =>
+  value.replaceAll('\u0000', '\ufffd').replace(/\p{Surrogate}/gu, '\ufffd');
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
