@@ -108,6 +108,33 @@ describe.runIf(process.env.REDIS_URL)('GraphQL ingestion through the queue', () 
     expect(search.data!.search.hits).toEqual([{ sourceId: 'notes/dock.md' }]);
   });
 
+  it('never lets a secret reach Redis: an inline document is redacted before it is queued', async () => {
+    // Fake credentials in AWS's format, never issued.
+    const secret = 'q7Vd2Lk9Xw4Tz8Rm1Bn6Yc3Hf5Js0Pa+Ge/Ku2Wo';
+    const content = `# Relay\n\n\`\`\`ini\naws_access_key_id = AKIA4HQX7TZ2LMN5PRVW\naws_secret_access_key = ${secret}\n\`\`\`\n`;
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization },
+      body: JSON.stringify({
+        query:
+          'mutation($w: ID!, $c: String!) { ingestDocuments(input: {workspaceId: $w, documents: [{id: "notes/relay.md", content: $c}]}) { jobs { id } } }',
+        variables: { w: ws, c: content },
+      }),
+    });
+    const { data } = (await response.json()) as { data: Data };
+    const id = data.ingestDocuments.jobs[0].id;
+    const queued = await runtime.queue!.queue.getJob(id);
+    expect(JSON.stringify(queued?.data)).not.toContain(secret);
+    expect(JSON.stringify(queued?.data)).toContain('[REDACTED:');
+    expect(await settled(id)).toMatchObject({ status: 'completed' });
+    const chunks = await runtime.sql.query<{ text: string }>(
+      "SELECT c.text FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id WHERE d.workspace_id = $1 AND d.source_path = 'notes/relay.md'",
+      [ws],
+    );
+    expect(chunks.rows.length).toBeGreaterThan(0);
+    expect(chunks.rows.map((row) => row.text).join('\n')).not.toContain(secret);
+  });
+
   it('dead-letters a document that can never load, lists it and can purge it', async () => {
     const { data } = await graphql(
       `mutation { ingestDocuments(input: {workspaceId: "${ws}", documents: [{id: "notes/broken.yaml", content: "a: [unclosed"}]}) { jobs { id } } }`,

@@ -5,7 +5,7 @@ import { Queue, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
-import { discoverFiles } from '../ingest/index.js';
+import { discoverFiles, findSecrets, redactSecrets } from '../ingest/index.js';
 import type { IngestStageRecord, JobStore } from '../store/index.js';
 import type { QueueCounts } from '../telemetry/index.js';
 import {
@@ -139,11 +139,32 @@ export class IngestQueue {
   }
 
   async enqueueInline(workspaceId: string, id: string, content: string): Promise<string> {
+    const screened = await this.screenInline(id, content);
     return this.enqueue({
       workspaceId,
-      source: { type: 'inline', id, content },
-      contentHash: sha256(content),
+      source: { type: 'inline', id, content: screened },
+      contentHash: sha256(screened),
     });
+  }
+
+  /**
+   * An inline document as it may enter Redis, where jobs keep their data for a day and dead
+   * letters longer: its secrets redacted (INGEST_SECRETS=redact; the markers stay in the stored
+   * text), or SECRET_REFUSED naming the rules (refuse). Files are read by the worker, which
+   * screens them as the inline mode does.
+   */
+  async screenInline(id: string, content: string): Promise<string> {
+    const findings = await findSecrets(content);
+    if (findings.length === 0) return content;
+    if (this.config.INGEST_SECRETS === 'refuse') {
+      const rules = [...new Set(findings.map((finding) => finding.rule))];
+      throw new RagError(
+        ErrorCode.SECRET_REFUSED,
+        `document "${id}" not queued: it holds secrets (${rules.join(', ')}); remove them, or ingest with secrets redacted`,
+        { details: { document: id, rules } },
+      );
+    }
+    return redactSecrets(content, findings).text;
   }
 
   /** Resolves when every job has completed or died; `onProgress` after each. */

@@ -58,6 +58,8 @@ export async function ingest(
       const { runtime, workspaceId, signal } = context;
       const sources = await Promise.all(paths.map((requested) => corpusPath(runtime.config, requested)));
       if (runtime.queue) {
+        // Every inline document is screened before any is queued: a refusal queues nothing.
+        for (const document of documents) await runtime.queue.screenInline(document.id, document.content);
         const ids: string[] = [];
         for (const source of sources)
           ids.push(...(await runtime.queue.enqueueFolder(workspaceId, source)).ids);
