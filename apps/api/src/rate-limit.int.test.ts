@@ -1,0 +1,63 @@
+import type { AddressInfo } from 'node:net';
+import { createRateLimiter, createRuntime, loadConfig, RagService, type RagRuntime } from '@agentic-rag/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../test/backends.js';
+import { createApi } from './server.js';
+
+/** The per-key token bucket as a client meets it: 429, RATE_LIMITED and Retry-After, per key. */
+describe('rate limits over HTTP', () => {
+  let runtime: RagRuntime;
+  let base: string;
+  let close: () => Promise<void>;
+  const ws = uniqueWorkspace('limits');
+  const keys: string[] = [];
+
+  beforeAll(async () => {
+    const sql = await testBackends().at(-1)!.open();
+    const config = loadConfig({ ...process.env, AGENTIC_RAG_INGEST_ON_START: 'false', LOG_LEVEL: 'silent' });
+    runtime = await createRuntime({ config, sql });
+    await runtime.pipeline.ingestInline(ws, [{ id: 'notes/a.md', content: '# A\n\nDock seven is cold.\n' }]);
+    // A bucket of two that refills once a minute: the third request inside a minute is refused.
+    const service = new RagService(runtime, { limiter: createRateLimiter({ perSecond: 1 / 60, burst: 2 }) });
+    for (let index = 0; index < 2; index++)
+      keys.push((await service.keys.create({ workspaceId: ws, role: 'reader', label: 'limits' })).key);
+    const api = await createApi(service);
+    await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
+    close = async () => {
+      await new Promise((resolve) => api.server.close(resolve));
+      await api.stop();
+      await service.close();
+      await dropWorkspace(runtime.sql, ws);
+      await runtime.close();
+      await sql.close();
+    };
+  });
+
+  afterAll(async () => close());
+
+  const corpus = (key: string) =>
+    fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ query: `{ corpus(workspaceId: "${ws}") { documents } }` }),
+    });
+
+  it('refuses a key past its burst with 429, RATE_LIMITED and Retry-After; other keys are unaffected', async () => {
+    const [first, second] = keys as [string, string];
+    expect((await corpus(first)).status).toBe(200);
+    expect((await corpus(first)).status).toBe(200);
+    const refused = await corpus(first);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await refused.json()).toMatchObject({ errors: [{ extensions: { code: 'RATE_LIMITED' } }] });
+
+    const rest = await fetch(`${base}/entity/algorithm/3.2?workspace=${ws}`, {
+      headers: { authorization: `Bearer ${first}` },
+    });
+    expect(rest.status).toBe(429);
+    expect(await rest.json()).toMatchObject({ error_code: 'RATE_LIMITED', status_code: 429 });
+
+    expect((await corpus(second)).status).toBe(200);
+  });
+});
