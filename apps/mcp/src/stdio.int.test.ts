@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -249,5 +250,40 @@ describe('MCP server over stdio', () => {
       'INVALID_INPUT: top_k must be an integer from 1 to 50; unknown argument "k"',
     );
     expect(serverLog).not.toContain('"level":"error"');
+  });
+});
+
+describe('MCP server over stdio without a key', () => {
+  it('refuses to start with one line naming AGENTIC_RAG_API_KEY, and with a bad key', async () => {
+    const run = async (key: string | undefined) => {
+      const env: Record<string, string> = {};
+      for (const [name, value] of Object.entries(process.env)) {
+        if (value !== undefined && name !== 'AGENTIC_RAG_API_KEY') env[name] = value;
+      }
+      const root = await mkdtemp(path.join(os.tmpdir(), 'rag-mcp-nokey-'));
+      const child = spawn(process.execPath, ['--import', TSX_LOADER, MAIN], {
+        cwd: root,
+        env: { ...env, DATA_DIR: path.join(root, 'data'), ...(key ? { AGENTIC_RAG_API_KEY: key } : {}) },
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      await rm(root, { recursive: true, force: true });
+      return {
+        code,
+        lines: stderr
+          .trim()
+          .split('\n')
+          .filter((line) => !line.startsWith('{')),
+      };
+    };
+    const missing = await run(undefined);
+    expect(missing.code).toBe(1);
+    expect(missing.lines).toEqual([
+      'mcp failed to start: [UNAUTHENTICATED] pnpm mcp on stdio needs AGENTIC_RAG_API_KEY: create a key with `pnpm rag:keys create --workspace <id> --role reader`',
+    ]);
+    const bad = await run('ar_0123456789abcdef_notarealsecretnotarealsecretnotarealsecret');
+    expect(bad.code).toBe(1);
+    expect(bad.lines).toEqual(['mcp failed to start: [UNAUTHENTICATED] the API key is not valid']);
   });
 });
