@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ApiKeyStore, parseRole, validScope, type ApiKeyRecord } from '../auth/index.js';
 import { migrate, openSql } from '../db/index.js';
+import { AuditLog } from '../service/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { cliConfig, cliLogger, EXIT, runCli } from './cli-support.js';
 
@@ -63,6 +64,9 @@ async function main(): Promise<number> {
   try {
     await migrate(sql, { logger });
     const store = new ApiKeyStore(sql, { logger });
+    // Keys made or revoked at the machine are written to the audit log like the API's.
+    const audit = (operation: 'createApiKey' | 'revokeApiKey', workspaceId: string | null, target: string) =>
+      new AuditLog(sql).record({ keyId: null, actor: 'cli', operation, workspaceId, target, outcome: 'ok' });
     const print = (json: unknown, text: () => void) =>
       values.json ? console.log(JSON.stringify(json)) : text();
 
@@ -73,6 +77,7 @@ async function main(): Promise<number> {
         label: values.label ?? null,
         createdBy: 'cli',
       });
+      await audit('createApiKey', record.workspaceId === '*' ? null : record.workspaceId, id);
       print({ id, key, role: record.role, workspaceId: record.workspaceId, label: record.label }, () =>
         console.log(
           [
@@ -99,6 +104,7 @@ async function main(): Promise<number> {
 
     const id = rest[0]!;
     if (await store.revoke(id)) {
+      await audit('revokeApiKey', null, id);
       print({ id, revoked: true }, () => console.log(`revoked API key ${id}`));
       return EXIT.ok;
     }
