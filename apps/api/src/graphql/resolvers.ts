@@ -7,6 +7,7 @@ import {
   type StoredDocument,
 } from '@agentic-rag/core';
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import type { Resolvers } from './generated/resolvers-types.js';
 
 export interface ApiContext {
   service: RagService;
@@ -16,8 +17,6 @@ export interface ApiContext {
   /** The request's logger, bound to its request id. */
   logger: Logger;
 }
-
-type Args = Record<string, unknown>;
 
 /**
  * GraphQL is a translation: arguments in, the application service's answers out, shaped to the
@@ -45,11 +44,18 @@ const documentNode = (workspaceId: string, document: StoredDocument) => ({
   updatedAt: document.updatedAt,
 });
 
+/** Document's parent object (codegen's mapper): the fields it resolves, and its workspace for `chunks`. */
+export type DocumentParent = ReturnType<typeof documentNode>;
+
 const options = (context: ApiContext) => ({ signal: context.signal, logger: context.logger });
 
-/** An ingest outcome as IngestResult: failures name their document as sourceId. */
+/**
+ * An ingest outcome as IngestResult: failures name their document as sourceId. The service types a
+ * job it could not read back as null (the queue path already drops those); [Job!]! cannot hold one.
+ */
 const ingestResult = (outcome: Awaited<ReturnType<RagService['ingest']>>) => ({
   ...outcome,
+  jobs: outcome.jobs.filter((job) => job !== null),
   summary: outcome.summary && {
     ...outcome.summary,
     failures: outcome.summary.failures.map((failure) => ({ ...failure, sourceId: failure.sourcePath })),
@@ -79,7 +85,7 @@ function jsonLiteral(node: ValueNode): unknown {
   }
 }
 
-export const resolvers = {
+export const resolvers: Resolvers = {
   JSON: new GraphQLScalarType({
     name: 'JSON',
     serialize: (value) => value,
@@ -88,7 +94,7 @@ export const resolvers = {
   }),
 
   Query: {
-    async search(_: unknown, { input }: { input: Args }, context: ApiContext) {
+    async search(_, { input }, context) {
       const result = await context.service.search(
         context.caller,
         { ...input, k: input.k ?? 10 },
@@ -105,12 +111,12 @@ export const resolvers = {
       };
     },
 
-    async document(_: unknown, args: Args, context: ApiContext) {
+    async document(_, args, context) {
       const document = await context.service.getDocument(context.caller, args, options(context));
-      return document ? documentNode(String(args.workspaceId), document) : null;
+      return document ? documentNode(args.workspaceId, document) : null;
     },
 
-    async documents(_: unknown, args: Args, context: ApiContext) {
+    async documents(_, args, context) {
       const page = await context.service.listDocuments(
         context.caller,
         { ...args, after: typeof args.after === 'string' ? pathOfCursor(args.after) : null },
@@ -118,7 +124,7 @@ export const resolvers = {
       );
       const edges = page.documents.map((document) => ({
         cursor: cursorOf(document.sourcePath),
-        node: documentNode(String(args.workspaceId), document),
+        node: documentNode(args.workspaceId, document),
       }));
       return {
         edges,
@@ -127,7 +133,7 @@ export const resolvers = {
       };
     },
 
-    async corpus(_: unknown, args: Args, context: ApiContext) {
+    async corpus(_, args, context) {
       const corpus = await context.service.corpus(context.caller, args, options(context));
       return {
         workspaceId: corpus.workspaceId,
@@ -140,7 +146,7 @@ export const resolvers = {
       };
     },
 
-    async entity(_: unknown, args: Args, context: ApiContext) {
+    async entity(_, args, context) {
       const found = await context.service.entity(
         context.caller,
         { workspaceId: args.workspaceId, type: args.type, number: args.number },
@@ -157,29 +163,31 @@ export const resolvers = {
       };
     },
 
-    async expandGraph(_: unknown, args: Args, context: ApiContext) {
+    async expandGraph(_, args, context) {
       return context.service.expandGraph(context.caller, args, options(context));
     },
 
-    async job(_: unknown, args: Args, context: ApiContext) {
+    async job(_, args, context) {
       return context.service.job(context.caller, { id: args.id });
     },
 
-    async deadLetters(_: unknown, args: Args, context: ApiContext) {
+    async deadLetters(_, args, context) {
       return context.service.deadLetters(context.caller, { limit: args.limit });
     },
 
-    async apiKeys(_: unknown, args: Args, context: ApiContext) {
+    async apiKeys(_, args, context) {
       return context.service.listApiKeys(context.caller, { includeRevoked: args.includeRevoked });
     },
 
-    async auditLog(_: unknown, args: Args, context: ApiContext) {
-      return context.service.auditLog(context.caller, args);
+    async auditLog(_, args, context) {
+      const records = await context.service.auditLog(context.caller, args);
+      // The log's ids are serial numbers; the schema's ID is a string (as graphql-js sends it).
+      return records.map((record) => ({ ...record, id: String(record.id) }));
     },
   },
 
   Document: {
-    async chunks(document: { workspaceId: string; id: string }, args: Args, context: ApiContext) {
+    async chunks(document, args, context) {
       return context.service.documentChunks(
         context.caller,
         { workspaceId: document.workspaceId, id: document.id, first: args.first },
@@ -189,40 +197,40 @@ export const resolvers = {
   },
 
   Mutation: {
-    async ragAnswer(_: unknown, { input }: { input: Args }, context: ApiContext) {
+    async ragAnswer(_, { input }, context) {
       return context.service.answer(context.caller, input, options(context));
     },
 
-    async ingestDocuments(_: unknown, { input }: { input: Args }, context: ApiContext) {
+    async ingestDocuments(_, { input }, context) {
       return ingestResult(await context.service.ingest(context.caller, input, options(context)));
     },
 
-    async retryDeadLetters(_: unknown, args: Args, context: ApiContext) {
+    async retryDeadLetters(_, args, context) {
       return context.service.retryDeadLetters(context.caller, { ids: args.ids });
     },
 
-    async purgeDeadLetters(_: unknown, _args: Args, context: ApiContext) {
+    async purgeDeadLetters(_, _args, context) {
       return context.service.purgeDeadLetters(context.caller);
     },
 
-    async resumeIngest(_: unknown, args: Args, context: ApiContext) {
+    async resumeIngest(_, args, context) {
       return context.service.resumeIngest(context.caller, args, options(context));
     },
 
-    async deleteDocument(_: unknown, args: Args, context: ApiContext) {
+    async deleteDocument(_, args, context) {
       return context.service.deleteDocument(context.caller, args, options(context));
     },
 
-    async refreshDocument(_: unknown, args: Args, context: ApiContext) {
+    async refreshDocument(_, args, context) {
       return ingestResult(await context.service.refreshDocument(context.caller, args, options(context)));
     },
 
-    async createApiKey(_: unknown, { input }: { input: Args }, context: ApiContext) {
+    async createApiKey(_, { input }, context) {
       const created = await context.service.createApiKey(context.caller, input);
       return { ...created.record, key: created.key };
     },
 
-    async revokeApiKey(_: unknown, args: Args, context: ApiContext) {
+    async revokeApiKey(_, args, context) {
       return context.service.revokeApiKey(context.caller, { id: args.id });
     },
   },
