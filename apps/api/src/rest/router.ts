@@ -65,75 +65,63 @@ export async function handleRest(
     }
     const caller = await service.authenticate(request.headers.authorization);
     const workspace = url.searchParams.get('workspace') ?? runtime.config.AGENTIC_RAG_WORKSPACE;
-    // Each route is one guarded read: role, scope, existence and row security, then the contract's view.
-    const read = <T>(
+    /**
+     * Each route is one guarded read (role, scope, existence, row security) answered from the
+     * contract's view, or 304 when the client's ETag names the same request on the same corpus
+     * version.
+     */
+    const answer = (
       operation: 'entity' | 'search' | 'expandGraph',
-      work: (context: OperationContext) => Promise<T>,
-    ) => service.guard(caller, operation, workspace, work, { logger });
-    // Answers are cached on the workspace's corpus version: one indexed read.
-    const cacheParts = async (context: OperationContext) => ({
-      workspaceId: context.workspaceId,
-      corpusVersion: await context.runtime.store.corpusVersion(context.workspaceId),
-    });
+      cache: { request: string; maxAge: number },
+      view: (context: OperationContext) => Promise<unknown>,
+    ) =>
+      service.guard(
+        caller,
+        operation,
+        workspace,
+        async (context) => {
+          const corpusVersion = await context.runtime.store.corpusVersion(context.workspaceId);
+          if (notModified(request, response, { workspaceId: context.workspaceId, corpusVersion, ...cache }))
+            return;
+          sendJson(response, 200, await view(context));
+        },
+        { logger },
+      );
 
     if (route === '/entity/{entity_type}/{number}') {
       const [, type, number] = ENTITY_PATH.exec(url.pathname)!;
-      await read('entity', async (context) => {
-        if (
-          notModified(request, response, {
-            ...(await cacheParts(context)),
-            request: url.pathname,
-            maxAge: ENTITY_MAX_AGE,
-          })
-        )
-          return;
-        sendJson(response, 200, await getEntity(context.runtime, context.workspaceId, type!, number!));
-      });
+      await answer('entity', { request: url.pathname, maxAge: ENTITY_MAX_AGE }, (context) =>
+        getEntity(context.runtime, context.workspaceId, type!, number!),
+      );
       return true;
     }
     const body = await readJson(request);
     // The service's rule for text, before the contract's own checks read any field.
     const dirty = firstDirtyString(body);
     if (dirty !== null) throw invalid(`${dirty} must not contain NUL characters or unpaired surrogates`);
-    const requestKey = `${route}\n${JSON.stringify(body ?? null)}`;
+    const cache = { request: `${route}\n${JSON.stringify(body ?? null)}`, maxAge: SEARCH_MAX_AGE };
     if (route === '/search/semantic') {
       const parsed = parseSemanticRequest(body);
-      await read('search', async (context) => {
-        if (
-          notModified(request, response, {
-            ...(await cacheParts(context)),
-            request: requestKey,
-            maxAge: SEARCH_MAX_AGE,
-          })
-        )
-          return;
+      await answer('search', cache, async (context) => {
         const result = await semanticSearch(context.runtime, context.workspaceId, parsed);
-        sendJson(response, 200, {
+        return {
           results: result.results,
           total_count: result.total_count,
           ...(result.did_you_mean
             ? { did_you_mean: result.did_you_mean, corrections: result.corrections }
             : {}),
-        });
+        };
       });
       return true;
     }
     const parsed = parseExpandRequest(body);
-    await read('expandGraph', async (context) => {
-      if (
-        notModified(request, response, {
-          ...(await cacheParts(context)),
-          request: requestKey,
-          maxAge: SEARCH_MAX_AGE,
-        })
-      )
-        return;
+    await answer('expandGraph', cache, async (context) => {
       const result = await expandGraph(context.runtime, context.workspaceId, parsed);
-      sendJson(response, 200, {
+      return {
         expanded_documents: result.expanded_documents,
         relationship_count: result.relationship_count,
         metadata: { warnings: result.warnings },
-      });
+      };
     });
     return true;
   } catch (error) {
