@@ -3,8 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { findSecrets, redactSecrets } from './scanner.js';
 
 /** A fixture file's `=== name` sections: one case each. */
-function cases(file: string): Array<{ name: string; text: string }> {
-  const content = readFileSync(new URL(`./fixtures/${file}`, import.meta.url), 'utf8');
+function cases(
+  file: string,
+  folder = new URL('./fixtures/', import.meta.url),
+): Array<{ name: string; text: string }> {
+  const content = readFileSync(new URL(file, folder), 'utf8');
   return content
     .split(/^=== /m)
     .slice(1)
@@ -16,6 +19,42 @@ function cases(file: string): Array<{ name: string; text: string }> {
 
 const SECRETS = cases('secrets.txt');
 const LOOK_ALIKES = cases('look-alikes.txt');
+
+/** Misses among the secrets and alarms among the look-alikes of a corpus, printed as figures. */
+async function score(label: string, secrets: ReturnType<typeof cases>, lookAlikes: ReturnType<typeof cases>) {
+  const missed: string[] = [];
+  for (const { name, text } of secrets) if ((await findSecrets(text)).length === 0) missed.push(name);
+  const flagged: string[] = [];
+  for (const { name, text } of lookAlikes) {
+    const findings = await findSecrets(text);
+    if (findings.length > 0) flagged.push(`${name} (${findings.map((finding) => finding.rule).join(', ')})`);
+  }
+  const recall = (secrets.length - missed.length) / secrets.length;
+  console.info(
+    `${label}: recall ${secrets.length - missed.length}/${secrets.length} = ${recall.toFixed(3)}` +
+      `${missed.length ? ` (missed: ${missed.join(', ')})` : ''}; ` +
+      `false positives ${flagged.length}/${lookAlikes.length}${flagged.length ? ` (${flagged.join('; ')})` : ''}`,
+  );
+  return { recall, flagged };
+}
+
+/**
+ * eval/secrets/ was written by someone who had not seen these rules or the fixtures they were
+ * built against, after the rules were done: the honest figure. The floor was set before it was
+ * first run and is not to be raised or lowered to fit a result.
+ */
+describe('the secret scanner on the held-out corpus', () => {
+  it('finds most secrets nobody tuned for and flags few look-alikes', async () => {
+    const folder = new URL('../../../../../eval/secrets/', import.meta.url);
+    const { recall, flagged } = await score(
+      'secret scanner, held out',
+      cases('held-out-secrets.txt', folder),
+      cases('held-out-look-alikes.txt', folder),
+    );
+    expect(recall).toBeGreaterThanOrEqual(0.8);
+    expect(flagged.length).toBeLessThanOrEqual(3);
+  });
+});
 
 describe('the secret scanner on the fixture corpus', () => {
   it('finds the fake secrets and leaves the look-alikes alone', async () => {
