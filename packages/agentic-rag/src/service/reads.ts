@@ -4,9 +4,24 @@ import { entityKey, MAX_HOPS, NUMBERED_ENTITY_TYPES, RELATION_TYPES, splitEntity
 import { findEndpoints, OPERATION_TYPES } from '../retrieve/index.js';
 import { inScope, type Caller } from './caller.js';
 import { FiltersSchema, idText, integer, parseInput, queryText } from './inputs.js';
-import type { CallOptions, RagService } from './rag-service.js';
+import type { Operation } from './permissions.js';
+import type { CallOptions, OperationContext, RagService } from './rag-service.js';
 
 /** Operations that read a workspace: every one needs a reader key whose scope holds it. */
+
+/**
+ * A read: `work` runs through the guard (role, scope, existence, row security) with the caller's
+ * fields, the workspace taken out (it is the guard's to check).
+ */
+function read<T>(
+  operation: Operation,
+  work: (context: OperationContext, input: Record<string, unknown>) => Promise<T>,
+) {
+  return (service: RagService, caller: Caller, input: Record<string, unknown>, options: CallOptions = {}) => {
+    const fields = Object.fromEntries(Object.entries(input).filter(([name]) => name !== 'workspaceId'));
+    return service.guard(caller, operation, input.workspaceId, (context) => work(context, fields), options);
+  };
+}
 
 const MAX_EXPAND_IDS = 50;
 const NUMBERED = NUMBERED_ENTITY_TYPES.map((type) => type.toLowerCase());
@@ -21,51 +36,35 @@ const SearchInput = z.object({
   fusion: z.enum(['adaptive', 'weighted', 'rrf']).optional(),
 });
 
-export async function search(
-  service: RagService,
-  caller: Caller,
-  input: Record<string, unknown>,
-  options: CallOptions = {},
-) {
-  return service.guard(
-    caller,
-    'search',
-    input.workspaceId,
-    async ({ runtime, workspaceId, signal }) => {
-      const { query, k, filters, intent, rerank, channels, fusion } = parseInput(
-        SearchInput,
-        withoutWorkspace(input),
-      );
-      const result = await runtime.retriever.retrieve({
-        workspaceId,
-        query,
-        k,
-        filters: filters ?? {},
-        ...(intent !== undefined ? { intent } : {}),
-        ...(rerank !== undefined ? { rerank } : {}),
-        ...(channels ? { channels } : {}),
-        ...(fusion ? { fusion } : {}),
-        ...(signal ? { signal } : {}),
-      });
-      // One indexed read for every hit: which graph entities each chunk mentions.
-      const mentions = await runtime.graph.mentionedIn(
-        workspaceId,
-        result.hits.map((hit) => hit.chunkId),
-      );
-      return {
-        workspaceId,
-        ...result,
-        hits: result.hits.map((hit) => ({
-          ...hit,
-          mentions: mentions
-            .filter((mention) => mention.chunkId === hit.chunkId)
-            .map((mention) => mention.entityId),
-        })),
-      };
-    },
-    options,
+export const search = read('search', async ({ runtime, workspaceId, signal }, input) => {
+  const { query, k, filters, intent, rerank, channels, fusion } = parseInput(SearchInput, input);
+  const result = await runtime.retriever.retrieve({
+    workspaceId,
+    query,
+    k,
+    filters: filters ?? {},
+    ...(intent !== undefined ? { intent } : {}),
+    ...(rerank !== undefined ? { rerank } : {}),
+    ...(channels ? { channels } : {}),
+    ...(fusion ? { fusion } : {}),
+    ...(signal ? { signal } : {}),
+  });
+  // One indexed read for every hit: which graph entities each chunk mentions.
+  const mentions = await runtime.graph.mentionedIn(
+    workspaceId,
+    result.hits.map((hit) => hit.chunkId),
   );
-}
+  return {
+    workspaceId,
+    ...result,
+    hits: result.hits.map((hit) => ({
+      ...hit,
+      mentions: mentions
+        .filter((mention) => mention.chunkId === hit.chunkId)
+        .map((mention) => mention.entityId),
+    })),
+  };
+});
 
 const AnswerInput = z.object({
   query: queryText(),
@@ -76,53 +75,27 @@ const AnswerInput = z.object({
   debug: z.boolean({ error: 'debug must be a boolean' }).nullish(),
 });
 
-export async function answer(
-  service: RagService,
-  caller: Caller,
-  input: Record<string, unknown>,
-  options: CallOptions = {},
-) {
-  return service.guard(
-    caller,
-    'answer',
-    input.workspaceId,
-    async ({ runtime, workspaceId, signal, logger }) => {
-      const parsed = parseInput(AnswerInput, withoutWorkspace(input));
-      return runtime.orchestrator.answer({
-        query: parsed.query,
-        workspaceId,
-        ...(parsed.topK != null ? { topK: parsed.topK } : {}),
-        ...(parsed.useHyde != null ? { useHyde: parsed.useHyde } : {}),
-        ...(parsed.useTools != null ? { useTools: parsed.useTools } : {}),
-        filters: parsed.filters ?? {},
-        debug: parsed.debug === true,
-        ...(signal ? { signal } : {}),
-        logger,
-      });
-    },
-    options,
-  );
-}
+export const answer = read('answer', async ({ runtime, workspaceId, signal, logger }, input) => {
+  const parsed = parseInput(AnswerInput, input);
+  return runtime.orchestrator.answer({
+    query: parsed.query,
+    workspaceId,
+    ...(parsed.topK != null ? { topK: parsed.topK } : {}),
+    ...(parsed.useHyde != null ? { useHyde: parsed.useHyde } : {}),
+    ...(parsed.useTools != null ? { useTools: parsed.useTools } : {}),
+    filters: parsed.filters ?? {},
+    debug: parsed.debug === true,
+    ...(signal ? { signal } : {}),
+    logger,
+  });
+});
 
 const DocumentInput = z.object({ id: idText('id') });
 
-export async function getDocument(
-  service: RagService,
-  caller: Caller,
-  input: Record<string, unknown>,
-  options: CallOptions = {},
-) {
-  return service.guard(
-    caller,
-    'getDocument',
-    input.workspaceId,
-    async ({ runtime, workspaceId }) => {
-      const { id } = parseInput(DocumentInput, { id: input.id });
-      return runtime.store.getDocument(workspaceId, id);
-    },
-    options,
-  );
-}
+export const getDocument = read('getDocument', async ({ runtime, workspaceId }, input) => {
+  const { id } = parseInput(DocumentInput, { id: input.id });
+  return runtime.store.getDocument(workspaceId, id);
+});
 
 const ContentInput = z.object({
   id: idText('id'),
@@ -131,39 +104,23 @@ const ContentInput = z.object({
 });
 
 /** A window of a document's text with the document: NOT_FOUND when it does not exist. */
-export async function documentContent(
-  service: RagService,
-  caller: Caller,
-  input: Record<string, unknown>,
-  options: CallOptions = {},
-) {
-  return service.guard(
-    caller,
-    'getDocument',
-    input.workspaceId,
-    async ({ runtime, workspaceId }) => {
-      const { id, offset, maxChars } = parseInput(ContentInput, withoutWorkspace(input));
-      const [document, content] = await Promise.all([
-        runtime.store.getDocument(workspaceId, id),
-        runtime.store.documentContent(workspaceId, id),
-      ]);
-      if (!document || content === null) {
-        throw new RagError(
-          ErrorCode.NOT_FOUND,
-          `document "${id}" does not exist in workspace "${workspaceId}"`,
-        );
-      }
-      if (offset > content.length) {
-        throw new RagError(
-          ErrorCode.INVALID_INPUT,
-          `offset must be at most ${content.length} (the document's length)`,
-        );
-      }
-      return { workspaceId, document, content, offset, window: content.slice(offset, offset + maxChars) };
-    },
-    options,
-  );
-}
+export const documentContent = read('getDocument', async ({ runtime, workspaceId }, input) => {
+  const { id, offset, maxChars } = parseInput(ContentInput, input);
+  const [document, content] = await Promise.all([
+    runtime.store.getDocument(workspaceId, id),
+    runtime.store.documentContent(workspaceId, id),
+  ]);
+  if (!document || content === null) {
+    throw new RagError(ErrorCode.NOT_FOUND, `document "${id}" does not exist in workspace "${workspaceId}"`);
+  }
+  if (offset > content.length) {
+    throw new RagError(
+      ErrorCode.INVALID_INPUT,
+      `offset must be at most ${content.length} (the document's length)`,
+    );
+  }
+  return { workspaceId, document, content, offset, window: content.slice(offset, offset + maxChars) };
+});
 
 const ListInput = z.object({
   first: integer('first', 1, 100).default(20),
@@ -171,69 +128,30 @@ const ListInput = z.object({
   sourcePrefix: idText('sourcePrefix').nullish(),
 });
 
-export async function listDocuments(
-  service: RagService,
-  caller: Caller,
-  input: Record<string, unknown>,
-  options: CallOptions = {},
-) {
-  return service.guard(
-    caller,
-    'listDocuments',
-    input.workspaceId,
-    async ({ runtime, workspaceId }) => {
-      const { first, after, sourcePrefix } = parseInput(ListInput, withoutWorkspace(input));
-      return runtime.store.documents(workspaceId, {
-        first,
-        after: after ?? null,
-        sourcePrefix: sourcePrefix ?? null,
-      });
-    },
-    options,
-  );
-}
+export const listDocuments = read('listDocuments', async ({ runtime, workspaceId }, input) => {
+  const { first, after, sourcePrefix } = parseInput(ListInput, input);
+  return runtime.store.documents(workspaceId, {
+    first,
+    after: after ?? null,
+    sourcePrefix: sourcePrefix ?? null,
+  });
+});
 
 const ChunksInput = z.object({ id: idText('id'), first: integer('first', 1, 500).default(50) });
 
-export async function documentChunks(
-  service: RagService,
-  caller: Caller,
-  input: Record<string, unknown>,
-  options: CallOptions = {},
-) {
-  return service.guard(
-    caller,
-    'documentChunks',
-    input.workspaceId,
-    async ({ runtime, workspaceId }) => {
-      const { id, first } = parseInput(ChunksInput, withoutWorkspace(input));
-      const document = await runtime.store.getDocument(workspaceId, id);
-      return document ? runtime.store.chunksOf(document.id, first) : [];
-    },
-    options,
-  );
-}
+export const documentChunks = read('documentChunks', async ({ runtime, workspaceId }, input) => {
+  const { id, first } = parseInput(ChunksInput, input);
+  const document = await runtime.store.getDocument(workspaceId, id);
+  return document ? runtime.store.chunksOf(document.id, first) : [];
+});
 
-export async function corpus(
-  service: RagService,
-  caller: Caller,
-  input: Record<string, unknown>,
-  options: CallOptions = {},
-) {
-  return service.guard(
-    caller,
-    'corpus',
-    input.workspaceId,
-    async ({ runtime, workspaceId }) => {
-      const [stats, graph] = await Promise.all([
-        runtime.store.stats(workspaceId),
-        runtime.graph.stats(workspaceId),
-      ]);
-      return { ...stats, workspaceId, entities: graph.entities, relations: graph.relations };
-    },
-    options,
-  );
-}
+export const corpus = read('corpus', async ({ runtime, workspaceId }) => {
+  const [stats, graph] = await Promise.all([
+    runtime.store.stats(workspaceId),
+    runtime.graph.stats(workspaceId),
+  ]);
+  return { ...stats, workspaceId, entities: graph.entities, relations: graph.relations };
+});
 
 const EntityInput = z
   .object({
@@ -254,30 +172,17 @@ const EntityInput = z
   });
 
 /** An entity by id, or a numbered one by type and number, with its mentions; null when unknown. */
-export async function entity(
-  service: RagService,
-  caller: Caller,
-  input: Record<string, unknown>,
-  options: CallOptions = {},
-) {
-  return service.guard(
-    caller,
-    'entity',
-    input.workspaceId,
-    async ({ runtime, workspaceId }) => {
-      const parsed = parseInput(EntityInput, withoutWorkspace(input));
-      const id =
-        parsed.id !== undefined
-          ? (({ type, normalized }) => entityKey(type, normalized))(splitEntityId(parsed.id.trim()))
-          : entityKey(parsed.type!.charAt(0).toUpperCase() + parsed.type!.slice(1), parsed.number!);
-      const [found] = await runtime.graph.getEntities(workspaceId, [id]);
-      if (!found) return null;
-      const mentions = await runtime.graph.mentions(workspaceId, [found.id]);
-      return { workspaceId, entity: found, mentions };
-    },
-    options,
-  );
-}
+export const entity = read('entity', async ({ runtime, workspaceId }, input) => {
+  const parsed = parseInput(EntityInput, input);
+  const id =
+    parsed.id !== undefined
+      ? (({ type, normalized }) => entityKey(type, normalized))(splitEntityId(parsed.id.trim()))
+      : entityKey(parsed.type!.charAt(0).toUpperCase() + parsed.type!.slice(1), parsed.number!);
+  const [found] = await runtime.graph.getEntities(workspaceId, [id]);
+  if (!found) return null;
+  const mentions = await runtime.graph.mentions(workspaceId, [found.id]);
+  return { workspaceId, entity: found, mentions };
+});
 
 const ExpandInput = z.object({
   ids: z
@@ -291,35 +196,22 @@ const ExpandInput = z.object({
   limit: integer('limit', 1, 500).optional(),
 });
 
-export async function expandGraph(
-  service: RagService,
-  caller: Caller,
-  input: Record<string, unknown>,
-  options: CallOptions = {},
-) {
-  return service.guard(
-    caller,
-    'expandGraph',
-    input.workspaceId,
-    async ({ runtime, workspaceId }) => {
-      const parsed = parseInput(ExpandInput, withoutWorkspace(input));
-      return runtime.graph.neighbourhood({
-        workspaceId,
-        seeds: [
-          ...new Set(
-            parsed.ids.map((id) =>
-              (({ type, normalized }) => entityKey(type, normalized))(splitEntityId(id.trim())),
-            ),
-          ),
-        ],
-        hops: parsed.depth,
-        ...(parsed.limit !== undefined ? { limit: parsed.limit } : {}),
-        ...(parsed.relationTypes ? { relationTypes: parsed.relationTypes } : {}),
-      });
-    },
-    options,
-  );
-}
+export const expandGraph = read('expandGraph', async ({ runtime, workspaceId }, input) => {
+  const parsed = parseInput(ExpandInput, input);
+  return runtime.graph.neighbourhood({
+    workspaceId,
+    seeds: [
+      ...new Set(
+        parsed.ids.map((id) =>
+          (({ type, normalized }) => entityKey(type, normalized))(splitEntityId(id.trim())),
+        ),
+      ),
+    ],
+    hops: parsed.depth,
+    ...(parsed.limit !== undefined ? { limit: parsed.limit } : {}),
+    ...(parsed.relationTypes ? { relationTypes: parsed.relationTypes } : {}),
+  });
+});
 
 const EndpointsInput = z.object({
   resource: queryText('resource', 200),
@@ -329,29 +221,16 @@ const EndpointsInput = z.object({
   limit: integer('limit', 1, 50).default(20),
 });
 
-export async function endpoints(
-  service: RagService,
-  caller: Caller,
-  input: Record<string, unknown>,
-  options: CallOptions = {},
-) {
-  return service.guard(
-    caller,
-    'findEndpoints',
-    input.workspaceId,
-    async ({ runtime, workspaceId, signal }) => {
-      const parsed = parseInput(EndpointsInput, withoutWorkspace(input));
-      return findEndpoints(runtime, {
-        workspaceId,
-        resource: parsed.resource,
-        limit: parsed.limit,
-        ...(parsed.operation ? { operation: parsed.operation } : {}),
-        ...(signal ? { signal } : {}),
-      });
-    },
-    options,
-  );
-}
+export const endpoints = read('findEndpoints', async ({ runtime, workspaceId, signal }, input) => {
+  const parsed = parseInput(EndpointsInput, input);
+  return findEndpoints(runtime, {
+    workspaceId,
+    resource: parsed.resource,
+    limit: parsed.limit,
+    ...(parsed.operation ? { operation: parsed.operation } : {}),
+    ...(signal ? { signal } : {}),
+  });
+});
 
 /** A job the caller may see (its workspace in scope), else null: someone else's job does not exist. */
 export async function job(service: RagService, caller: Caller, input: { id: unknown }) {
@@ -362,9 +241,4 @@ export async function job(service: RagService, caller: Caller, input: { id: unkn
   if (caller.scope !== '*' && (found.workspaceId === null || !inScope(caller, found.workspaceId)))
     return null;
   return found;
-}
-
-/** The operation's own fields: the workspace is the guard's to check. */
-function withoutWorkspace(input: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(input).filter(([name]) => name !== 'workspaceId'));
 }
