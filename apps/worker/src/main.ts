@@ -1,6 +1,5 @@
 import {
   RagService,
-  roleAllows,
   createJsonLogger,
   createRuntime,
   redactConfig,
@@ -40,8 +39,13 @@ async function main(): Promise<void> {
       if (config.AGENTIC_RAG_AUTH === 'off') return true;
       if (!service) return false;
       if (service.isMetricsToken(authorization)) return true;
-      const caller = await service.authenticate(authorization).catch(() => null);
-      return caller !== null && roleAllows(caller.role, 'admin');
+      // The same rule as the API's /metrics: the service decides who may read them.
+      try {
+        service.authorize(await service.authenticate(authorization), 'metrics');
+        return true;
+      } catch {
+        return false;
+      }
     },
   });
   const runtime = await createRuntime({ config, logger, recordStages: true });

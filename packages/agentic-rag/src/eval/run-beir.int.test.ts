@@ -133,7 +133,5 @@ describe('BEIR evaluation', () => {
       expect(byMode.hybrid!.ndcgAt10).toBeGreaterThan(byMode.lexical!.ndcgAt10);
       expect(byMode.hybrid!.ndcgAt10).toBeGreaterThan(byMode.dense!.ndcgAt10);
     },
-    // It ingests the whole fixture and runs every mode: about 30 s, twice that on a busy CI machine.
-    180_000,
   );
 });

@@ -42,16 +42,15 @@ export async function ingest(
   input: Record<string, unknown>,
   options: CallOptions = {},
 ): Promise<IngestOutcome> {
-  // The workspace is the guard's to check; the rest is the ingest's.
-  const parsed = parseInput(IngestInput, { ...input, workspaceId: undefined });
-  const paths = parsed.paths ?? [];
-  const documents = parsed.documents ?? [];
-  const target = [...paths, ...documents.map((document) => document.id)].join(', ') || null;
   return service.guard(
     caller,
     'ingest',
     input.workspaceId,
     async (context) => {
+      // Checked inside the guard: a caller without the role learns FORBIDDEN, not what was wrong.
+      const parsed = parseInput(IngestInput, { ...input, workspaceId: undefined });
+      const paths = parsed.paths ?? [];
+      const documents = parsed.documents ?? [];
       if (paths.length === 0 && documents.length === 0) {
         throw new RagError(ErrorCode.INVALID_INPUT, 'give paths or documents to ingest');
       }
@@ -88,60 +87,58 @@ export async function ingest(
         },
       );
     },
-    { ...options, workspace: 'create', target },
+    { ...options, workspace: 'create', target: ingestTarget(input) },
   );
 }
 
-export async function deleteDocument(
-  service: RagService,
-  caller: Caller,
-  input: Record<string, unknown>,
-  options: CallOptions = {},
-) {
-  const id = parseInput(idText('id'), input.id);
-  return service.guard(
-    caller,
-    'deleteDocument',
-    input.workspaceId,
-    async ({ runtime, workspaceId }) => {
-      const deleted = await runtime.store.deleteDocuments(workspaceId, [id]);
-      return { deleted: deleted > 0, corpusVersion: await runtime.store.corpusVersion(workspaceId) };
-    },
-    { ...options, target: id },
-  );
+/** What an ingest names, for its audit record, read leniently from input not yet validated. */
+function ingestTarget(input: Record<string, unknown>): string | null {
+  const paths = Array.isArray(input.paths) ? input.paths : [];
+  const documents = Array.isArray(input.documents) ? input.documents : [];
+  const names = [...paths, ...documents.map((document) => (document as { id?: unknown } | null)?.id)];
+  return names.filter((name): name is string => typeof name === 'string').join(', ') || null;
 }
+
+/**
+ * A write to one document of a workspace: its id is checked inside the guard, so a caller without
+ * the role learns FORBIDDEN, not what was wrong with the id.
+ */
+function documentWrite<T>(
+  operation: 'deleteDocument' | 'refreshDocument',
+  work: (context: OperationContext, id: string) => Promise<T>,
+) {
+  return (service: RagService, caller: Caller, input: Record<string, unknown>, options: CallOptions = {}) =>
+    service.guard(
+      caller,
+      operation,
+      input.workspaceId,
+      (context) => work(context, parseInput(idText('id'), input.id)),
+      { ...options, target: typeof input.id === 'string' ? input.id : null },
+    );
+}
+
+export const deleteDocument = documentWrite('deleteDocument', async ({ runtime, workspaceId }, id) => {
+  const deleted = await runtime.store.deleteDocuments(workspaceId, [id]);
+  return { deleted: deleted > 0, corpusVersion: await runtime.store.corpusVersion(workspaceId) };
+});
 
 /** Reads a document's folder again (unchanged files are skipped by content hash). */
-export async function refreshDocument(
-  service: RagService,
-  caller: Caller,
-  input: Record<string, unknown>,
-  options: CallOptions = {},
-) {
-  const id = parseInput(idText('id'), input.id);
-  return service.guard(
-    caller,
-    'refreshDocument',
-    input.workspaceId,
-    async (context) => {
-      const { runtime, workspaceId, signal } = context;
-      const document = await runtime.store.getDocument(workspaceId, id);
-      if (!document) throw new RagError(ErrorCode.NOT_FOUND, `document "${id}" does not exist`);
-      // A document's identity starts with its folder's name, so the folder is what is re-read.
-      const root = path.resolve(runtime.config.AGENTIC_RAG_CORPUS_DIR);
-      if (path.basename(root) !== document.sourceRoot) {
-        throw new RagError(
-          ErrorCode.INVALID_INPUT,
-          `document "${document.sourcePath}" was not ingested from AGENTIC_RAG_CORPUS_DIR and cannot be re-read by the server`,
-        );
-      }
-      return inlineJob(context, 'refresh-document', { id: document.sourcePath }, () =>
-        runtime.pipeline.ingestSources({ workspaceId, sources: [root], ...(signal ? { signal } : {}) }),
-      );
-    },
-    { ...options, target: id },
+export const refreshDocument = documentWrite('refreshDocument', async (context, id) => {
+  const { runtime, workspaceId, signal } = context;
+  const document = await runtime.store.getDocument(workspaceId, id);
+  if (!document) throw new RagError(ErrorCode.NOT_FOUND, `document "${id}" does not exist`);
+  // A document's identity starts with its folder's name, so the folder is what is re-read.
+  const root = path.resolve(runtime.config.AGENTIC_RAG_CORPUS_DIR);
+  if (path.basename(root) !== document.sourceRoot) {
+    throw new RagError(
+      ErrorCode.INVALID_INPUT,
+      `document "${document.sourcePath}" was not ingested from AGENTIC_RAG_CORPUS_DIR and cannot be re-read by the server`,
+    );
+  }
+  return inlineJob(context, 'refresh-document', { id: document.sourcePath }, () =>
+    runtime.pipeline.ingestSources({ workspaceId, sources: [root], ...(signal ? { signal } : {}) }),
   );
-}
+});
 
 export async function resumeIngest(
   service: RagService,
