@@ -1,4 +1,5 @@
 import {
+  IngestQueue,
   RagService,
   createJsonLogger,
   createRuntime,
@@ -50,7 +51,9 @@ async function main(): Promise<void> {
   });
   const runtime = await createRuntime({ config, logger, recordStages: true });
   service = new RagService(runtime, { limiter: null });
-  const { worker, counts, close } = await startIngestWorker(runtime);
+  // The producer side too: the worker's reconciler enqueues again what Redis lost.
+  const queue = new IngestQueue(config, runtime.jobs);
+  const { worker, counts, close } = await startIngestWorker({ ...runtime, queue });
   worker.on('completed', (job) => logger.info('job completed', { event: 'job-completed', jobId: job.id }));
   const unwatch = watchQueue(counts);
   logger.info('worker ready', {
@@ -67,6 +70,7 @@ async function main(): Promise<void> {
     logger.info('stopping', { event: 'worker-stopping', signal });
     unwatch();
     await close();
+    await queue.close();
     await metrics.close();
     await runtime.close();
     await tracing.shutdown();

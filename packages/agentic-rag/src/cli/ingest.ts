@@ -4,6 +4,7 @@ import { ingestMode } from '../config/index.js';
 import { createRuntime, type RagRuntime } from '../runtime/index.js';
 import { assertWorkspaceId, unfinishedIngests } from '../store/index.js';
 import type { IngestSummary } from '../ingest/index.js';
+import { Reconciler } from '../queue/index.js';
 import { cliConfig, cliLogger, EXIT, formatNumber, runCli } from './cli-support.js';
 import { ingestKnowledge } from './ingest-knowledge.js';
 import { ProgressBar } from './progress-bar.js';
@@ -169,10 +170,10 @@ async function enqueue(
   const ids: string[] = [];
   if (options.resume) {
     const unfinished = await unfinishedIngests(runtime.sql, workspaceId);
-    const resumed = await queue.resume(workspaceId, unfinished);
-    ids.push(...resumed.retried, ...resumed.requeued);
+    const resumed = await new Reconciler(queue, runtime.jobs).resume(workspaceId, unfinished);
+    ids.push(...resumed.retried, ...resumed.requeued, ...resumed.alive);
     say(
-      `resume: ${resumed.retried.length} dead-lettered jobs back on the queue, ${resumed.requeued.length} stuck documents enqueued again`,
+      `resume: ${resumed.retried.length} dead jobs back on the queue, ${resumed.requeued.length} lost or stuck documents enqueued again, ${resumed.alive.length} still queued or running`,
     );
     for (const record of unfinished) {
       say(`  unfinished: ${record.sourcePath} stopped after ${record.stage} (${record.updatedAt})`);

@@ -194,6 +194,7 @@ export const configSchema = z.object({
   AGENTIC_RAG_JOB_BACKOFF_MS: int(5000, 0, 3_600_000),
   AGENTIC_RAG_WORKER_CONCURRENCY: int(2, 1, 64),
   AGENTIC_RAG_JOB_LOCK_MS: int(30_000, 1000, 3_600_000),
+  AGENTIC_RAG_RECONCILE_MS: int(30_000, 1000, 3_600_000),
   AGENTIC_RAG_STAGE_BATCH_SIZE: int(64, 1, 4096),
   AGENTIC_RAG_INGEST_MODE: z
     .enum(['auto', 'inline', 'queue'])

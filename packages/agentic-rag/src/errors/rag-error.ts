@@ -33,6 +33,8 @@ export const ErrorCode = {
   RATE_LIMITED: 'RATE_LIMITED',
   SECRET_REFUSED: 'SECRET_REFUSED',
   SOURCE_OUTSIDE_ROOT: 'SOURCE_OUTSIDE_ROOT',
+  SUPERSEDED: 'SUPERSEDED',
+  DATA_DIR_DAMAGED: 'DATA_DIR_DAMAGED',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -93,6 +95,11 @@ export const ERROR_CODE_INFO: Record<ErrorCode, ErrorCodeInfo> = {
   SECRET_REFUSED: { graphql: 'SECRET_REFUSED', httpStatus: 422, retryable: false },
   // A source path (or a symlink in it) resolves outside the folder ingestion may read.
   SOURCE_OUTSIDE_ROOT: { graphql: 'SOURCE_OUTSIDE_ROOT', httpStatus: 403, retryable: false },
+  // A queued ingest whose document was deleted or asked for other bytes after it was queued:
+  // it stores nothing, and its job completes saying so.
+  SUPERSEDED: { graphql: 'SUPERSEDED', httpStatus: 409, retryable: false },
+  // The embedded data directory cannot be opened as it is; the message says how to recover it.
+  DATA_DIR_DAMAGED: { graphql: 'DATA_DIR_DAMAGED', httpStatus: 503, retryable: false },
 };
 
 export interface RagErrorOptions {

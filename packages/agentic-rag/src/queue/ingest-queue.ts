@@ -6,16 +6,18 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { discoverFiles, findSecrets, redactSecrets } from '../ingest/index.js';
-import type { IngestStageRecord, JobStore } from '../store/index.js';
+import type { JobRecord, JobStore } from '../store/index.js';
 import type { QueueCounts } from '../telemetry/index.js';
 import {
   idempotencyKey,
   ingestDocumentPayload,
+  intentDocument,
   payloadSummary,
   sha256,
   type IngestDocumentPayload,
   type JobPayload,
 } from './payloads.js';
+import { Reconciler } from './reconciler.js';
 import { queueConnection } from './redis.js';
 
 /** Retries, backoff and retention of every job, whoever adds it (the producer, or a worker splitting a document). */
@@ -49,25 +51,6 @@ export async function queueCounts(queue: Queue, deadLetters: Queue): Promise<Que
   const [jobs, dead] = await Promise.all([queue.getJobCounts(...COUNTED_STATES), deadLetters.count()]);
   return { queue: queue.name, jobs, deadLetters: dead };
 }
-
-/** What `resume` did for a workspace. */
-export interface ResumeResult {
-  /** Dead-lettered jobs of the workspace put back on the queue. */
-  retried: string[];
-  /** Stuck documents (their latest ingest stopped before they were stored, no job alive) enqueued again. */
-  requeued: string[];
-  /** Stuck documents that cannot be restarted from here, with the reason. */
-  unrecoverable: Array<{ document: string; reason: string }>;
-}
-
-/** Job states in which BullMQ will still run (or is running) a job: nothing to restart. */
-const LIVE_STATES: ReadonlySet<string> = new Set([
-  'waiting',
-  'active',
-  'delayed',
-  'prioritized',
-  'waiting-children',
-]);
 
 export interface DeadLetter {
   /** The failed job's id (its idempotency key). */
@@ -103,20 +86,34 @@ export class IngestQueue {
     for (const queue of [this.queue, this.deadLetters]) queue.on('error', () => {});
   }
 
-  /** One job; the returned id is the same for the same document bytes however often it is called. */
-  async enqueue(payload: Omit<IngestDocumentPayload, 'trace' | 'kind' | 'split'>): Promise<string> {
+  /**
+   * One job. Its id is the same however often the same bytes of the same document are asked for,
+   * until the document is deleted or asked for other bytes (a new generation, a new job). The row
+   * in rag_jobs (with an inline document's text) is written first: whatever happens to Redis
+   * after, the reconciler can enqueue it again from there.
+   */
+  async enqueue(
+    payload: Omit<IngestDocumentPayload, 'trace' | 'kind' | 'split' | 'generation'>,
+  ): Promise<string> {
     const trace: Record<string, string> = {};
     propagation.inject(context.active(), trace);
     const parsed = ingestDocumentPayload.parse({ ...payload, kind: 'ingest-document', trace });
-    const id = idempotencyKey(parsed);
-    await this.jobs.queued({
-      id,
-      kind: parsed.kind,
-      workspaceId: parsed.workspaceId,
-      payload: payloadSummary(parsed),
-      traceId: trace.traceparent?.split('-')[1] ?? null,
-    });
-    await this.queue.add(parsed.kind, parsed, { jobId: id });
+    let queued: IngestDocumentPayload = parsed;
+    const { id } = await this.jobs.queuedDocument(
+      { workspaceId: parsed.workspaceId, document: intentDocument(parsed), contentHash: parsed.contentHash },
+      (generation) => {
+        queued = { ...parsed, generation };
+        return {
+          id: idempotencyKey(queued),
+          kind: parsed.kind,
+          workspaceId: parsed.workspaceId,
+          payload: payloadSummary(queued),
+          traceId: trace.traceparent?.split('-')[1] ?? null,
+          inlineContent: parsed.source.type === 'inline' ? parsed.source.content : null,
+        };
+      },
+    );
+    await this.queue.add(queued.kind, queued, { jobId: id });
     return id;
   }
 
@@ -180,12 +177,12 @@ export class IngestQueue {
     for (let round = 0; pending.size > 0; round++) {
       for (const id of [...pending]) {
         // Every 2 s, ask BullMQ too: a worker that lost Postgres cannot have recorded the end.
-        const status = (await this.jobs.get(id))?.status ?? null;
+        const record = await this.jobs.get(id);
         const settled =
-          status === 'completed' || status === 'dead'
-            ? status
-            : round % 10 === 9
-              ? await this.reconcile(id)
+          record?.status === 'completed' || record?.status === 'dead'
+            ? record.status
+            : record && round % 10 === 9
+              ? await this.settle(record)
               : null;
         if (settled === 'completed') completed++;
         else if (settled === 'dead') dead++;
@@ -201,25 +198,15 @@ export class IngestQueue {
     return { completed, dead };
   }
 
-  /**
-   * rag_jobs corrected from BullMQ for a job that ended without its worker being able to say so
-   * (Postgres unreachable on every attempt): completed, or dead with its dead letter's error.
-   */
-  async reconcile(id: string): Promise<'completed' | 'dead' | null> {
-    const state = await this.queue.getJobState(id);
-    if (state === 'completed') {
-      const job = await this.queue.getJob(id);
-      await this.jobs.finish(id, { result: job?.returnvalue ?? null });
-      return 'completed';
-    }
-    if (state === 'failed') {
-      const letter = await this.deadLetters.getJob(id);
-      if (!letter) return null;
-      const data = letter.data as DeadLetter;
-      await this.jobs.attemptFailed(id, data.attempts, data.error, true);
-      return 'dead';
-    }
-    return null;
+  /** Whether a live worker holds the job (it renews the lock every lockDuration / 2). */
+  async isLocked(id: string): Promise<boolean> {
+    return (await this.connection.exists(this.queue.toKey(`${id}:lock`))) > 0;
+  }
+
+  /** The job's ending as BullMQ knows it, recorded in rag_jobs (a lost job is enqueued again). */
+  private async settle(record: JobRecord): Promise<'completed' | 'dead' | null> {
+    const { outcome } = await new Reconciler(this, this.jobs).job(record);
+    return outcome === 'completed' || outcome === 'dead' ? outcome : null;
   }
 
   async listDeadLetters(limit = 100): Promise<DeadLetter[]> {
@@ -246,59 +233,6 @@ export class IngestQueue {
       retried.push(letter.id);
     }
     return retried;
-  }
-
-  /**
-   * Restarts a workspace's failed and stuck documents. Its dead letters go back on the queue. A
-   * document whose latest ingest stopped before it was stored and whose job BullMQ no longer
-   * runs (a lost Redis, a removed job) is enqueued again: a file is read afresh, an inline
-   * document is re-driven from its BullMQ job while that still exists (rag_jobs never keeps
-   * inline text, so one whose job is gone is reported, to be sent again).
-   */
-  async resume(workspaceId: string, unfinished: readonly IngestStageRecord[]): Promise<ResumeResult> {
-    const letters = (await this.listDeadLetters(10_000)).filter(
-      (letter) => letter.payload.workspaceId === workspaceId,
-    );
-    const retried = letters.length > 0 ? await this.retryDeadLetters(letters.map((letter) => letter.id)) : [];
-    const requeued: string[] = [];
-    const unrecoverable: ResumeResult['unrecoverable'] = [];
-    for (const record of unfinished) {
-      if (!record.jobId) {
-        unrecoverable.push({ document: record.sourcePath, reason: 'no queued job ran it: ingest it again' });
-        continue;
-      }
-      if (retried.includes(record.jobId)) continue;
-      const state = await this.queue.getJobState(record.jobId);
-      if (LIVE_STATES.has(state)) continue;
-      const job = state === 'unknown' ? null : await this.queue.getJob(record.jobId);
-      const payload = ingestDocumentPayload.safeParse(
-        job?.data ?? (await this.jobs.get(record.jobId))?.payload,
-      );
-      const source = payload.success ? payload.data.source : null;
-      if (source?.type === 'file') {
-        const bytes = await readFile(path.join(source.root, source.relativePath)).catch(() => null);
-        if (!bytes) {
-          unrecoverable.push({ document: record.sourcePath, reason: `file ${source.relativePath} is gone` });
-          continue;
-        }
-        // Same bytes, same job id: the finished or failed job must go before it can be added again.
-        await job?.remove().catch(() => undefined);
-        const id = await this.enqueue({ workspaceId, source, contentHash: sha256(bytes) });
-        await this.jobs.requeue(id);
-        requeued.push(id);
-      } else if (job && source) {
-        await job.remove();
-        await this.jobs.requeue(record.jobId);
-        await this.queue.add('ingest-document', { ...payload.data, split: [] }, { jobId: record.jobId });
-        requeued.push(record.jobId);
-      } else {
-        unrecoverable.push({
-          document: record.sourcePath,
-          reason: 'its job and inline text are gone from the queue: send the document again',
-        });
-      }
-    }
-    return { retried, requeued, unrecoverable };
   }
 
   counts(): Promise<QueueCounts> {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import path from 'node:path';
 import { z } from 'zod';
 import { WORKSPACE_ID_PATTERN } from '../config/index.js';
 
@@ -24,6 +25,11 @@ export const ingestDocumentPayload = z.object({
   ]),
   /** sha256 of the bytes enqueued: part of the idempotency key. */
   contentHash: sha256Hex,
+  /**
+   * The document's generation when it was queued (see store/intents.ts): part of the idempotency
+   * key, and checked again when the job writes. Jobs queued before generations existed are 0.
+   */
+  generation: z.number().int().min(0).default(0),
   trace: traceContext,
   split: z.array(z.enum(SPLIT_STEPS)).default([]),
 });
@@ -93,12 +99,25 @@ export function documentLabel(payload: JobPayload): string {
 }
 
 /**
- * workspace + document + content hash + kind (+ batch, for a stage job): the BullMQ job id, so
- * enqueueing the same bytes twice is one job. A changed file has another hash and is another job.
+ * What rag_document_intents calls the document a job ingests: the name a whole-folder ingest
+ * gives the file (`<folder>/<path>`), or the inline id as the store will name it.
+ */
+export function intentDocument(payload: IngestDocumentPayload): string {
+  const { source } = payload;
+  if (source.type === 'file') return `${path.basename(path.resolve(source.root))}/${source.relativePath}`;
+  return source.id.replace(/\\/g, '/').replace(/^\/+/, '');
+}
+
+/**
+ * The BullMQ job id, so enqueueing the same intent twice is one job: workspace + document +
+ * content hash + kind, and the generation for a document (a delete, or other bytes in between,
+ * make the same bytes a new job) or the batch for a stage job (whose output is content-addressed).
  */
 export function idempotencyKey(payload: JobPayload): string {
   const parts = [payload.workspaceId, documentOf(payload), payload.contentHash, payload.kind];
-  if (payload.kind !== 'ingest-document') parts.push(String(payload.batch));
+  if (payload.kind === 'ingest-document') {
+    if (payload.generation > 0) parts.push(`generation ${payload.generation}`);
+  } else parts.push(String(payload.batch));
   return createHash('sha256').update(parts.join('\u0000')).digest('hex');
 }
 

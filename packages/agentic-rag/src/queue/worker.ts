@@ -3,15 +3,25 @@ import { Queue, UnrecoverableError, WaitingChildrenError, Worker, type Job } fro
 import { ErrorCode, toRagError } from '../errors/index.js';
 import type { Config } from '../config/index.js';
 import type { IngestPipeline, IngestSummary } from '../ingest/index.js';
-import type { JobStore } from '../store/index.js';
+import { withIntent, type JobStore } from '../store/index.js';
 import { jobDuration, jobsTotal, type Logger, type QueueCounts } from '../telemetry/index.js';
-import { deadLetterQueueName, jobDefaults, queueCounts, type DeadLetter } from './ingest-queue.js';
+import {
+  deadLetterQueueName,
+  jobDefaults,
+  queueCounts,
+  type DeadLetter,
+  type IngestQueue,
+} from './ingest-queue.js';
 import { runningJob } from './job-context.js';
-import { jobPayload, type IngestDocumentPayload, type StageJobPayload } from './payloads.js';
+import { Reconciler } from './reconciler.js';
+import { intentDocument, jobPayload, type IngestDocumentPayload, type StageJobPayload } from './payloads.js';
 import { assertNoEviction, queueConnection } from './redis.js';
 import { splitIntoStageJobs } from './stage-jobs.js';
 
 const tracer = trace.getTracer('agentic-rag');
+
+/** A job row this fresh may be between its rag_jobs insert and its queue add: left alone. */
+const RECONCILE_IDLE_MS = 5000;
 
 /** Errors no retry can fix: the input itself is wrong. Straight to the dead-letter queue. */
 const UNRECOVERABLE: ReadonlySet<string> = new Set([
@@ -29,6 +39,8 @@ export interface WorkerDeps {
   logger: Logger;
   jobs: JobStore;
   pipeline: IngestPipeline;
+  /** The producer side; with it the worker reconciles rag_jobs with the queue (see reconciler.ts). */
+  queue?: IngestQueue | null;
 }
 
 export interface IngestWorker {
@@ -43,6 +55,12 @@ export interface IngestWorker {
 export interface StageResult {
   kind: StageJobPayload['kind'];
   items: number;
+}
+
+/** A document job whose document was deleted or asked for other bytes after it was queued. */
+export interface Superseded {
+  superseded: true;
+  reason: string;
 }
 
 /**
@@ -72,7 +90,7 @@ export async function startIngestWorker(
   // reports this shared connection's errors, once.
   for (const own of [deadLetters, queue]) own.on('error', () => {});
 
-  const handle = async (job: Job, token?: string): Promise<IngestSummary | StageResult> => {
+  const handle = async (job: Job, token?: string): Promise<IngestSummary | StageResult | Superseded> => {
     const parsed = jobPayload.safeParse(job.data);
     if (!parsed.success)
       throw new UnrecoverableError(`invalid payload: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
@@ -121,11 +139,17 @@ export async function startIngestWorker(
           span.setAttribute('rag.job.outcome', outcome('split'));
           throw new WaitingChildrenError();
         }
-        const summary = await runningJob.run({ id: job.id!, progress }, () => run(runtime, payload));
+        const intent = { document: intentDocument(payload), generation: payload.generation };
+        const summary = await runningJob.run({ id: job.id!, progress }, () =>
+          withIntent(intent, () => run(runtime, payload)),
+        );
         // A failed item that names itself (`file#piece`: a knowledge piece refused for a secret)
         // is reported in the result while the rest of the file is stored: the job did its work.
         // A failure that names the file itself (unparseable, unreadable, a bad line) fails it.
-        const failure = summary.failures.find((candidate) => !candidate.sourcePath.includes('#'));
+        // A document deleted or re-asked since the job was queued (SUPERSEDED) is no failure.
+        const failure = summary.failures.find(
+          (candidate) => !candidate.sourcePath.includes('#') && candidate.code !== ErrorCode.SUPERSEDED,
+        );
         if (failure) {
           const error = new Error(`${failure.sourcePath}: [${failure.code}] ${failure.message}`);
           throw UNRECOVERABLE.has(failure.code) ? new UnrecoverableError(error.message) : error;
@@ -137,6 +161,13 @@ export async function startIngestWorker(
         // Not a failure: the job comes back once its stage jobs have finished.
         if (error instanceof WaitingChildrenError) throw error;
         const ragError = toRagError(error);
+        if (ragError.code === ErrorCode.SUPERSEDED) {
+          // The document was deleted or asked for other bytes since: this job's work is moot.
+          const result: Superseded = { superseded: true, reason: ragError.message };
+          await jobs.finish(job.id!, { result });
+          span.setAttribute('rag.job.outcome', outcome('completed'));
+          return result;
+        }
         const unrecoverable = error instanceof UnrecoverableError || UNRECOVERABLE.has(ragError.code);
         const last = unrecoverable || attempt >= (job.opts.attempts ?? 1);
         const message = error instanceof Error ? error.message : String(error);
@@ -189,10 +220,15 @@ export async function startIngestWorker(
     maxStalledCount: 2,
   });
   worker.on('error', (error) => logger.warn('worker error', { event: 'worker-error', error }));
+  // On start and then periodically: what Redis lost while no worker ran is enqueued again.
+  const stopReconciling = runtime.queue
+    ? new Reconciler(runtime.queue, jobs).every(config.AGENTIC_RAG_RECONCILE_MS, RECONCILE_IDLE_MS, logger)
+    : async () => {};
   return {
     worker,
     counts: () => queueCounts(queue, deadLetters),
     close: async () => {
+      await stopReconciling();
       await worker.close();
       await deadLetters.close();
       await queue.close();

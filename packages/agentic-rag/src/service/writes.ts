@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Config } from '../config/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import type { IngestSummary } from '../ingest/index.js';
+import { Reconciler } from '../queue/index.js';
 import type { RagRuntime } from '../runtime/index.js';
 import { unfinishedIngests } from '../store/index.js';
 import type { Caller } from './caller.js';
@@ -118,7 +119,7 @@ function documentWrite<T>(
 }
 
 export const deleteDocument = documentWrite('deleteDocument', async ({ runtime, workspaceId }, id) => {
-  const deleted = await runtime.store.deleteDocuments(workspaceId, [id]);
+  const deleted = await runtime.store.deleteDocuments(workspaceId, [id], { supersede: true });
   return { deleted: deleted > 0, corpusVersion: await runtime.store.corpusVersion(workspaceId) };
 });
 
@@ -151,7 +152,10 @@ export async function resumeIngest(
     'resumeIngest',
     input.workspaceId,
     async ({ runtime, workspaceId }) =>
-      queueOf(runtime).resume(workspaceId, await unfinishedIngests(runtime.sql, workspaceId)),
+      new Reconciler(queueOf(runtime), runtime.jobs).resume(
+        workspaceId,
+        await unfinishedIngests(runtime.sql, workspaceId),
+      ),
     options,
   );
 }

@@ -1,6 +1,7 @@
 import { ErrorCode, RagError } from '../errors/index.js';
 import { loadSqlFile, type Sql, type SqlExecutor } from '../db/index.js';
 import type { GraphStore, SourceGraph } from '../graph/index.js';
+import { assertCurrentIntent, currentIntent, intendDeletion } from './intents.js';
 import { addToStatistics, removeFromStatistics } from './statistics.js';
 import { assertWorkspaceId } from './workspace-id.js';
 
@@ -221,6 +222,9 @@ export class CorpusStore {
     if (graph && !graph.transactional) await graph.replaceSource(facts);
     const result = await this.sql.transaction<WriteDocumentResult>(
       async (tx) => {
+        // A queued job whose document was deleted or re-asked since stores nothing (SUPERSEDED).
+        const intent = currentIntent();
+        if (intent) await assertCurrentIntent(tx, input.workspaceId, intent);
         await ensureWorkspace(tx, input.workspaceId);
         const upserted = await tx.query<{ id: number; inserted: boolean }>(
           UPSERT_DOCUMENT,
@@ -269,15 +273,26 @@ export class CorpusStore {
     return result;
   }
 
-  /** Deletes documents (their chunks and graph facts cascade) and bumps the version once. */
-  async deleteDocuments(workspaceId: string, sourcePaths: readonly string[]): Promise<number> {
+  /**
+   * Deletes documents (their chunks and graph facts cascade) and bumps the version once. A
+   * caller's delete (`supersede`) also starts a new generation of each document and of the file it
+   * came from, in the same transaction, so an ingest queued before it cannot bring it back.
+   */
+  async deleteDocuments(
+    workspaceId: string,
+    sourcePaths: readonly string[],
+    options: { supersede?: boolean } = {},
+  ): Promise<number> {
     if (sourcePaths.length === 0) return 0;
     const graph = this.graph;
     const deleted = await this.sql.transaction(async (tx) => {
-      const doomed = await tx.query<{ id: number }>(
-        'SELECT id FROM rag_documents WHERE workspace_id = $1 AND source_path = ANY($2::text[]) ORDER BY id FOR UPDATE',
+      const doomed = await tx.query<{ id: number; source_file: string }>(
+        'SELECT id, source_file FROM rag_documents WHERE workspace_id = $1 AND source_path = ANY($2::text[]) ORDER BY id FOR UPDATE',
         [workspaceId, [...sourcePaths]],
       );
+      if (options.supersede) {
+        await intendDeletion(tx, workspaceId, [...sourcePaths, ...doomed.rows.map((row) => row.source_file)]);
+      }
       const ids = doomed.rows.map((row) => row.id);
       if (ids.length === 0) return 0;
       if (graph?.transactional) await graph.deleteSources(workspaceId, sourcePaths, tx);

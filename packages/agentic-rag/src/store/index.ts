@@ -15,6 +15,8 @@ export { citableChunks } from './citable-chunks.js';
 export type { CitableChunk } from './citable-chunks.js';
 export { recordIngestStage, unfinishedIngests } from './ingest-stages.js';
 export type { IngestStageRecord } from './ingest-stages.js';
+export { assertCurrentIntent, currentIntent, intendDeletion, intendIngest, withIntent } from './intents.js';
+export type { DocumentIntent } from './intents.js';
 export { JobStore } from './jobs.js';
 export type { JobRecord, JobStatus } from './jobs.js';
 export { assertWorkspaceId } from './workspace-id.js';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Sql } from '../db/index.js';
+import type { Sql, SqlExecutor } from '../db/index.js';
+import { intendIngest } from './intents.js';
 
 export type JobStatus = 'queued' | 'active' | 'completed' | 'failed' | 'dead';
 
@@ -17,6 +18,17 @@ export interface JobRecord {
   traceId: string | null;
   createdAt: string;
   finishedAt: string | null;
+}
+
+export interface QueuedJob {
+  id: string;
+  kind: string;
+  workspaceId: string;
+  /** What rag_jobs keeps of the payload (never an inline document's text). */
+  payload: unknown;
+  traceId?: string | null;
+  /** An inline document's screened text, kept until the job completes (see the migration). */
+  inlineContent?: string | null;
 }
 
 type JobRow = {
@@ -60,7 +72,8 @@ export class JobStore {
     const failed = 'error' in outcome;
     await this.sql.query(
       `UPDATE rag_jobs SET status = $2, progress = CASE WHEN $2 = 'completed' THEN 1 ELSE progress END,
-              result = $3, error = $4, updated_at = now(), finished_at = now()
+              result = $3, error = $4, updated_at = now(), finished_at = now(),
+              inline_content = CASE WHEN $2 = 'completed' THEN NULL ELSE inline_content END
        WHERE id = $1`,
       [
         id,
@@ -72,18 +85,77 @@ export class JobStore {
   }
 
   /** A job handed to the queue; enqueueing the same job id again changes nothing. */
-  async queued(job: {
-    id: string;
-    kind: string;
-    workspaceId: string;
-    payload: unknown;
-    traceId?: string | null;
-  }): Promise<void> {
-    await this.sql.query(
-      `INSERT INTO rag_jobs (id, workspace_id, kind, idempotency_key, status, payload, trace_id)
-       VALUES ($1, $2, $3, $1, 'queued', $4, $5)
+  async queued(job: QueuedJob, executor: SqlExecutor = this.sql): Promise<void> {
+    await executor.query(
+      `INSERT INTO rag_jobs (id, workspace_id, kind, idempotency_key, status, payload, trace_id, inline_content)
+       VALUES ($1, $2, $3, $1, 'queued', $4, $5, $6)
        ON CONFLICT DO NOTHING`,
-      [job.id, job.workspaceId, job.kind, JSON.stringify(job.payload), job.traceId ?? null],
+      [
+        job.id,
+        job.workspaceId,
+        job.kind,
+        JSON.stringify(job.payload),
+        job.traceId ?? null,
+        job.inlineContent ?? null,
+      ],
+    );
+  }
+
+  /**
+   * A document's ingest handed to the queue, in one transaction with the intent it serves: the
+   * generation is read (or started) first, and the job's id is made from it.
+   */
+  async queuedDocument(
+    intent: { workspaceId: string; document: string; contentHash: string },
+    job: (generation: number) => QueuedJob,
+  ): Promise<QueuedJob> {
+    return this.sql.transaction(async (tx) => {
+      const generation = await intendIngest(tx, intent.workspaceId, intent.document, intent.contentHash);
+      const queued = job(generation);
+      await this.queued(queued, tx);
+      return queued;
+    });
+  }
+
+  /**
+   * Jobs not finished (`queued`, `active`) untouched for `idleMs`, oldest first: what the
+   * reconciler compares with the queue. With a workspace, only its jobs.
+   */
+  async unfinished(options: { idleMs: number; limit: number; workspaceId?: string }): Promise<JobRecord[]> {
+    const result = await this.sql.query<JobRow>(
+      `SELECT * FROM rag_jobs
+       WHERE status IN ('queued', 'active') AND updated_at < now() - make_interval(secs => $1::float8 / 1000)
+         AND ($3::text IS NULL OR workspace_id = $3)
+       ORDER BY updated_at LIMIT $2`,
+      [options.idleMs, options.limit, options.workspaceId ?? null],
+    );
+    return result.rows.map(toRecord);
+  }
+
+  /** A workspace's dead jobs (ingests that used up their attempts or could not be run). */
+  async dead(workspaceId: string): Promise<JobRecord[]> {
+    const result = await this.sql.query<JobRow>(
+      "SELECT * FROM rag_jobs WHERE workspace_id = $1 AND status = 'dead' ORDER BY updated_at",
+      [workspaceId],
+    );
+    return result.rows.map(toRecord);
+  }
+
+  /** An inline document's text, kept while its job is unfinished (null once done, or for a file). */
+  async inlineContent(id: string): Promise<string | null> {
+    const result = await this.sql.query<{ inline_content: string | null }>(
+      'SELECT inline_content FROM rag_jobs WHERE id = $1',
+      [id],
+    );
+    return result.rows[0]?.inline_content ?? null;
+  }
+
+  /** The queue no longer runs the job (its worker died, or Redis lost it): back to `queued`. */
+  async retried(id: string, reason: string): Promise<void> {
+    await this.sql.query(
+      `UPDATE rag_jobs SET status = 'queued', error = $2, updated_at = now()
+       WHERE id = $1 AND status IN ('queued', 'active')`,
+      [id, reason],
     );
   }
 
@@ -127,20 +199,23 @@ export class JobStore {
   async get(id: string): Promise<JobRecord | null> {
     const result = await this.sql.query<JobRow>('SELECT * FROM rag_jobs WHERE id = $1', [id]);
     const row = result.rows[0];
-    if (!row) return null;
-    return {
-      id: row.id,
-      workspaceId: row.workspace_id,
-      kind: row.kind,
-      status: row.status,
-      attempts: row.attempts,
-      progress: row.progress,
-      payload: row.payload,
-      result: row.result,
-      error: row.error,
-      traceId: row.trace_id,
-      createdAt: new Date(row.created_at).toISOString(),
-      finishedAt: row.finished_at === null ? null : new Date(row.finished_at).toISOString(),
-    };
+    return row ? toRecord(row) : null;
   }
+}
+
+function toRecord(row: JobRow): JobRecord {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    kind: row.kind,
+    status: row.status,
+    attempts: row.attempts,
+    progress: row.progress,
+    payload: row.payload,
+    result: row.result,
+    error: row.error,
+    traceId: row.trace_id,
+    createdAt: new Date(row.created_at).toISOString(),
+    finishedAt: row.finished_at === null ? null : new Date(row.finished_at).toISOString(),
+  };
 }

@@ -472,11 +472,14 @@ export type Redaction = {
   sourceId: Scalars['String']['output'];
 };
 
+/** Every unfinished document of the workspace appears in exactly one list. */
 export type ResumeResult = {
   __typename?: 'ResumeResult';
-  /** Job ids of stuck documents enqueued again. */
+  /** Unfinished jobs the queue still holds and will run: nothing to do. */
+  alive: Array<Scalars['ID']['output']>;
+  /** Unfinished jobs the queue had lost, or stuck documents, enqueued again. */
   requeued: Array<Scalars['ID']['output']>;
-  /** Dead-lettered job ids put back on the queue. */
+  /** Dead jobs put back on the queue (from their dead letter, or from rag_jobs when Redis lost it). */
   retried: Array<Scalars['ID']['output']>;
   unrecoverable: Array<UnrecoverableDocument>;
 };
@@ -1193,6 +1196,7 @@ export type ResumeResultResolvers<
   ContextType = ApiContext,
   ParentType extends ResolversParentTypes['ResumeResult'] = ResolversParentTypes['ResumeResult'],
 > = {
+  alive?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   requeued?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   retried?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   unrecoverable?: Resolver<Array<ResolversTypes['UnrecoverableDocument']>, ParentType, ContextType>;
