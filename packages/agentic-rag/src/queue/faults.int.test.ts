@@ -1,208 +1,33 @@
-import { spawn } from 'node:child_process';
-import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer as createHttpServer } from 'node:http';
-import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { uniqueWorkspace } from '../../../../test/backends.js';
+import {
+  faultFixtures,
+  isSlow,
+  sleep,
+  sparePort,
+  startEmbeddingServer,
+  startRedis,
+  startTcpProxy,
+  truthSummary,
+  until,
+  type WorkerProcess,
+} from '../../../../test/fault-harness.js';
 import { loadConfig } from '../config/index.js';
 import { PostgresSql } from '../db/index.js';
 import { stableChunkId } from '../ingest/index.js';
 import { createRuntime } from '../runtime/index.js';
 import { JobStore } from '../store/index.js';
-import { IngestQueue } from './ingest-queue.js';
 import { sha256 } from './payloads.js';
 
-const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
-const TSX_LOADER = import.meta.resolve('tsx');
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL;
-/** How long the embeddings server sits on a request whose texts contain SLOW. */
-const SLOW_MS = 4000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: () => string) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await sleep(50);
-  }
-}
-
-async function sparePort(): Promise<number> {
-  const server = createTcpServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** 768 values in [-1, 1) from the text's hash; multiples of 1/128, so float4 storage is exact. */
-function vectorFor(text: string): number[] {
-  const bytes = Buffer.concat(
-    Array.from({ length: 24 }, (_, block) => createHash('sha256').update(`${block}\u0000${text}`).digest()),
-  );
-  return [...bytes].map((byte) => (byte - 128) / 128);
-}
-
-interface EmbeddingCall {
-  model: string;
-  inputs: string[];
-  answered: boolean;
-}
-
-/** An OpenAI-style /v1/embeddings server: SLOW texts wait SLOW_MS, POISON texts get a 500. */
-async function startEmbeddingServer() {
-  const calls: EmbeddingCall[] = [];
-  const server = createHttpServer((request, response) => {
-    let raw = '';
-    request.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-    request.on('end', () => {
-      const body = JSON.parse(raw) as { model: string; input: string[] };
-      const call: EmbeddingCall = { model: body.model, inputs: body.input, answered: false };
-      calls.push(call);
-      const poisoned = body.input.some((text) => text.includes('POISON'));
-      const data = body.input.map((text, index) => ({
-        object: 'embedding',
-        index,
-        embedding: vectorFor(text),
-      }));
-      const usage = { prompt_tokens: body.input.length, total_tokens: body.input.length };
-      const reply = () => {
-        call.answered = true;
-        if (response.destroyed) return;
-        response.writeHead(poisoned ? 500 : 200, { 'content-type': 'application/json' });
-        response.end(
-          JSON.stringify(
-            poisoned ? { error: { message: 'poisoned input' } } : { object: 'list', data, usage },
-          ),
-        );
-      };
-      if (!poisoned && body.input.some((text) => text.includes('SLOW'))) setTimeout(reply, SLOW_MS);
-      else reply();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    calls: (model: string) => calls.filter((call) => call.model === model),
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-
-const isSlow = (call: EmbeddingCall) => call.inputs.some((text) => text.includes('SLOW'));
-
-type WorkerProcess = Awaited<ReturnType<typeof spawnWorker>>;
 type ChunkRow = { source_path: string; chunk_id: string; chunk_index: number; text: string } & Record<
   'section_path' | 'start_offset' | 'end_offset' | 'embedding_array',
   unknown
 >;
-
-/** `pnpm worker` as a real process; resolves once it logged worker-ready. */
-async function spawnWorker(env: Record<string, string>, cwd: string) {
-  const clean = { ...process.env };
-  for (const key of Object.keys(clean))
-    if (/^(DATABASE_|REDIS_URL|CACHE_REDIS_URL|NEO4J_|RAG_|AGENTIC_RAG_|CHUNK_|LOG_LEVEL)/.test(key))
-      delete clean[key];
-  const main = path.join(REPO, 'apps/worker/src/main.ts');
-  // Port 0: a worker's metrics listener must not collide with another worker's on this host.
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, main], {
-    cwd,
-    env: { ...clean, AGENTIC_RAG_WORKER_METRICS_PORT: '0', ...env },
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const events = (name: string) =>
-    output
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((entry) => entry.event === name);
-  const worker = {
-    child,
-    exited,
-    events,
-    /** Output that is not a JSON log line: stack traces printed behind the logger's back. */
-    stray: () => output.split('\n').filter((line) => line && !line.startsWith('{')),
-    kill: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await exited;
-    },
-  };
-  await until(
-    () => {
-      if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode}:\n${output}`);
-      return events('worker-ready').length > 0;
-    },
-    30_000,
-    () => `worker-ready:\n${output}`,
-  );
-  return worker;
-}
-
-/** A private redis-server that keeps its data across a restart (AOF) in `dir`. */
-async function startRedis(port: number, dir: string) {
-  const args = ['--port', String(port), '--save', '', '--appendonly', 'yes', '--dir', dir];
-  const child = spawn('redis-server', args);
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  await until(
-    () => output.includes('Ready to accept connections'),
-    10_000,
-    () => `redis:\n${output}`,
-  );
-  return {
-    stop: async (signal: NodeJS.Signals) => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      await exited;
-    },
-  };
-}
-
-/** A TCP proxy in front of Postgres that can be cut (refuses and drops connections) and restored. */
-async function startTcpProxy(target: { host: string; port: number }) {
-  const sockets = new Set<Socket>();
-  const server = createTcpServer((client) => {
-    const upstream = connect(target.port, target.host);
-    const drop = () => {
-      client.destroy();
-      upstream.destroy();
-      sockets.delete(client);
-      sockets.delete(upstream);
-    };
-    sockets.add(client).add(upstream);
-    client.on('error', drop).on('close', drop);
-    upstream.on('error', drop).on('close', drop);
-    client.pipe(upstream).pipe(client);
-  });
-  const listen = (port: number) =>
-    new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  await listen(0);
-  const { port } = server.address() as AddressInfo;
-  const cut = async () => {
-    if (!server.listening) return;
-    const closed = new Promise((resolve) => server.close(resolve));
-    for (const socket of sockets) socket.destroy();
-    await closed;
-  };
-  return { port, cut, restore: () => listen(port), close: cut };
-}
 
 describe.runIf(DATABASE_URL && REDIS_URL)('the ingest queue under faults (real worker processes)', () => {
   let sql: PostgresSql;
@@ -227,72 +52,13 @@ describe.runIf(DATABASE_URL && REDIS_URL)('the ingest queue under faults (real w
     await sql?.close();
   });
 
-  /** One test's queue, workspace, embedding model and corpus folder, all removed afterwards. */
-  async function fixture(options: { attempts?: number; redisUrl?: string; databaseUrl?: string } = {}) {
-    const suffix = randomUUID().slice(0, 8);
-    const workspace = uniqueWorkspace('faults');
-    const inlineWorkspace = `${workspace}-inline`;
-    // A model name of its own: the embedding cache never answers for another test's texts.
-    const model = `faults-${suffix}`;
-    const root = await mkdtemp(path.join(os.tmpdir(), 'rag-faults-'));
-    const corpus = path.join(root, 'corpus');
-    await mkdir(corpus);
-    const redisUrl = options.redisUrl ?? REDIS_URL!;
-    const env: Record<string, string> = {
-      DATABASE_URL: options.databaseUrl ?? DATABASE_URL!,
-      DATABASE_POOL_MAX: '4',
-      REDIS_URL: redisUrl,
-      AGENTIC_RAG_QUEUE_NAME: `faults-${suffix}`,
-      AGENTIC_RAG_JOB_ATTEMPTS: String(options.attempts ?? 3),
-      AGENTIC_RAG_JOB_BACKOFF_MS: '200',
-      AGENTIC_RAG_JOB_LOCK_MS: '2000',
-      AGENTIC_RAG_WORKER_CONCURRENCY: '2',
-      AGENTIC_RAG_CACHE: 'false',
-      RAG_EMBEDDER: 'openai',
-      RAG_EMBEDDER_BASE_URL: embeddings.baseUrl,
-      RAG_EMBEDDER_MODEL: model,
-      // The queue's attempts are what is tested: one HTTP call per attempt.
-      RAG_EMBEDDER_MAX_RETRIES: '0',
-      RAG_EMBEDDING_DIMENSIONS: '768',
-      LOG_LEVEL: 'info',
-    };
-    // Run last to first, each whatever the others did: workers, then the queues, then the rows.
-    cleanups.push(async () => {
-      const workspaces = [workspace, inlineWorkspace];
-      await sql.query('DELETE FROM rag_workspaces WHERE id = ANY($1::text[])', [workspaces]);
-      await sql.query('DELETE FROM rag_jobs WHERE workspace_id = ANY($1::text[])', [workspaces]);
-      await sql.query('DELETE FROM rag_ingest_stages WHERE workspace_id = ANY($1::text[])', [workspaces]);
-      await sql.query('DELETE FROM rag_embedding_cache WHERE model = $1', [`openai-compatible:${model}`]);
-      await rm(root, { recursive: true, force: true });
-    });
-    const queue = new IngestQueue(loadConfig(env), jobs, redisUrl);
-    cleanups.push(async () => {
-      try {
-        await queue.queue.obliterate({ force: true });
-        await queue.deadLetters.obliterate({ force: true });
-      } finally {
-        await queue.close();
-      }
-    });
-    const workers: WorkerProcess[] = [];
-    cleanups.push(async () => {
-      for (const worker of workers) await worker.kill();
-    });
-    return {
-      workspace,
-      inlineWorkspace,
-      model,
-      corpus,
-      env,
-      queue,
-      write: (name: string, content: string) => writeFile(path.join(corpus, name), content),
-      startWorker: async () => {
-        const worker = await spawnWorker(env, root);
-        workers.push(worker);
-        return worker;
-      },
-    };
-  }
+  const fixture = faultFixtures({
+    sql: () => sql,
+    embeddings: () => embeddings,
+    cleanups,
+    databaseUrl: DATABASE_URL!,
+    redisUrl: REDIS_URL!,
+  });
 
   async function documentCount(workspace: string): Promise<number> {
     const sqlText = 'SELECT count(*) AS n FROM rag_documents WHERE workspace_id = $1';
@@ -529,5 +295,13 @@ describe.runIf(DATABASE_URL && REDIS_URL)('the ingest queue under faults (real w
     expect((await sql.query(bookkept, [f.workspace])).rows).toEqual([
       { id, status: 'completed', attempts: 1 },
     ]);
+    const truth = await truthSummary(
+      sql,
+      'same file enqueued 100 times',
+      f.workspace,
+      [{ sourcePath: 'notes/same.md', text: 'enqueued a hundred times' }],
+      [],
+    );
+    expect(truth).toMatchObject({ expected: 1, stored: 1, lost: 0, duplicated: 0, stale: 0 });
   });
 });

@@ -1,0 +1,377 @@
+import { spawn } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
+import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { IngestQueue, JobStore, loadConfig, type Sql } from '../packages/agentic-rag/src/index.js';
+import { uniqueWorkspace } from './backends.js';
+
+/**
+ * What the fault suites (packages/agentic-rag/src/queue/{faults,truth}.int.test.ts) share: real
+ * `pnpm worker` processes, a local embedding server, private redis-servers and a TCP proxy that
+ * can cut Postgres off.
+ */
+
+const REPO = fileURLToPath(new URL('../', import.meta.url));
+const TSX_LOADER = import.meta.resolve('tsx');
+/** How long the embeddings server sits on a request whose texts contain SLOW. */
+export const SLOW_MS = 4000;
+/** How long it sits on a request whose texts contain PAUSE: a run a test can stop half-way. */
+export const PAUSE_MS = 250;
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function until(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: () => string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
+    await sleep(50);
+  }
+}
+
+export async function sparePort(): Promise<number> {
+  const server = createTcpServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** 768 values in [-1, 1) from the text's hash; multiples of 1/128, so float4 storage is exact. */
+export function vectorFor(text: string): number[] {
+  const bytes = Buffer.concat(
+    Array.from({ length: 24 }, (_, block) => createHash('sha256').update(`${block}\u0000${text}`).digest()),
+  );
+  return [...bytes].map((byte) => (byte - 128) / 128);
+}
+
+export interface EmbeddingCall {
+  model: string;
+  inputs: string[];
+  answered: boolean;
+}
+
+export type EmbeddingServer = Awaited<ReturnType<typeof startEmbeddingServer>>;
+
+/**
+ * An OpenAI-style /v1/embeddings server: SLOW texts wait SLOW_MS, PAUSE texts PAUSE_MS, POISON
+ * texts get a 500.
+ */
+export async function startEmbeddingServer() {
+  const calls: EmbeddingCall[] = [];
+  const server = createHttpServer((request, response) => {
+    let raw = '';
+    request.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+    request.on('end', () => {
+      const body = JSON.parse(raw) as { model: string; input: string[] };
+      const call: EmbeddingCall = { model: body.model, inputs: body.input, answered: false };
+      calls.push(call);
+      const poisoned = body.input.some((text) => text.includes('POISON'));
+      const data = body.input.map((text, index) => ({
+        object: 'embedding',
+        index,
+        embedding: vectorFor(text),
+      }));
+      const usage = { prompt_tokens: body.input.length, total_tokens: body.input.length };
+      const reply = () => {
+        call.answered = true;
+        if (response.destroyed) return;
+        response.writeHead(poisoned ? 500 : 200, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify(
+            poisoned ? { error: { message: 'poisoned input' } } : { object: 'list', data, usage },
+          ),
+        );
+      };
+      const has = (marker: string) => body.input.some((text) => text.includes(marker));
+      const delay = poisoned ? 0 : has('SLOW') ? SLOW_MS : has('PAUSE') ? PAUSE_MS : 0;
+      if (delay > 0) setTimeout(reply, delay);
+      else reply();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    calls: (model: string) => calls.filter((call) => call.model === model),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+export const isSlow = (call: EmbeddingCall) => call.inputs.some((text) => text.includes('SLOW'));
+
+export type WorkerProcess = Awaited<ReturnType<typeof spawnWorker>>;
+
+/** `pnpm worker` as a real process; resolves once it logged worker-ready. */
+export async function spawnWorker(env: Record<string, string>, cwd: string) {
+  const clean = { ...process.env };
+  for (const key of Object.keys(clean))
+    if (/^(DATABASE_|REDIS_URL|CACHE_REDIS_URL|NEO4J_|RAG_|AGENTIC_RAG_|CHUNK_|LOG_LEVEL)/.test(key))
+      delete clean[key];
+  const main = path.join(REPO, 'apps/worker/src/main.ts');
+  // Port 0: a worker's metrics listener must not collide with another worker's on this host.
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, main], {
+    cwd,
+    env: { ...clean, AGENTIC_RAG_WORKER_METRICS_PORT: '0', ...env },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const events = (name: string) =>
+    output
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry.event === name);
+  const worker = {
+    child,
+    exited,
+    events,
+    /** Output that is not a JSON log line: stack traces printed behind the logger's back. */
+    stray: () => output.split('\n').filter((line) => line && !line.startsWith('{')),
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+  await until(
+    () => {
+      if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode}:\n${output}`);
+      return events('worker-ready').length > 0;
+    },
+    30_000,
+    () => `worker-ready:\n${output}`,
+  );
+  return worker;
+}
+
+export type RedisProcess = Awaited<ReturnType<typeof startRedis>>;
+
+/**
+ * A private redis-server on `port`. By default it keeps its data across a restart (AOF) in `dir`;
+ * with `persist: false` a restart starts empty, as a Redis without persistence does.
+ */
+export async function startRedis(port: number, dir: string, options: { persist?: boolean } = {}) {
+  const appendonly = options.persist === false ? 'no' : 'yes';
+  const args = ['--port', String(port), '--save', '', '--appendonly', appendonly, '--dir', dir];
+  const child = spawn('redis-server', args);
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  await until(
+    () => output.includes('Ready to accept connections'),
+    10_000,
+    () => `redis:\n${output}`,
+  );
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: async (signal: NodeJS.Signals) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+/** A TCP proxy in front of Postgres that can be cut (refuses and drops connections) and restored. */
+export async function startTcpProxy(target: { host: string; port: number }) {
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((client) => {
+    const upstream = connect(target.port, target.host);
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    sockets.add(client).add(upstream);
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+    client.pipe(upstream).pipe(client);
+  });
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  await listen(0);
+  const { port } = server.address() as AddressInfo;
+  const cut = async () => {
+    if (!server.listening) return;
+    const closed = new Promise((resolve) => server.close(resolve));
+    for (const socket of sockets) socket.destroy();
+    await closed;
+  };
+  return { port, cut, restore: () => listen(port), close: cut };
+}
+
+export interface FixtureOptions {
+  attempts?: number;
+  redisUrl?: string;
+  databaseUrl?: string;
+  /** Extra worker settings (AGENTIC_RAG_RECONCILE_MS, ...). */
+  env?: Record<string, string>;
+}
+
+export type Fixture = Awaited<ReturnType<ReturnType<typeof faultFixtures>>>;
+
+/**
+ * The per-test fixture: one queue, workspace, embedding model and corpus folder, all removed
+ * afterwards by the `cleanups` the suite runs (last to first) after each test.
+ */
+export function faultFixtures(suite: {
+  sql: () => Sql;
+  embeddings: () => EmbeddingServer;
+  cleanups: Array<() => Promise<void>>;
+  databaseUrl: string;
+  redisUrl: string;
+}) {
+  return async (options: FixtureOptions = {}) => {
+    const { cleanups } = suite;
+    const sql = suite.sql();
+    const suffix = randomUUID().slice(0, 8);
+    const workspace = uniqueWorkspace('faults');
+    const inlineWorkspace = `${workspace}-inline`;
+    // A model name of its own: the embedding cache never answers for another test's texts.
+    const model = `faults-${suffix}`;
+    const root = await mkdtemp(path.join(os.tmpdir(), 'rag-faults-'));
+    const corpus = path.join(root, 'corpus');
+    await mkdir(corpus);
+    const redisUrl = options.redisUrl ?? suite.redisUrl;
+    const env: Record<string, string> = {
+      DATABASE_URL: options.databaseUrl ?? suite.databaseUrl,
+      DATABASE_POOL_MAX: '4',
+      REDIS_URL: redisUrl,
+      AGENTIC_RAG_QUEUE_NAME: `faults-${suffix}`,
+      AGENTIC_RAG_JOB_ATTEMPTS: String(options.attempts ?? 3),
+      AGENTIC_RAG_JOB_BACKOFF_MS: '200',
+      AGENTIC_RAG_JOB_LOCK_MS: '2000',
+      AGENTIC_RAG_WORKER_CONCURRENCY: '2',
+      AGENTIC_RAG_CACHE: 'false',
+      RAG_EMBEDDER: 'openai',
+      RAG_EMBEDDER_BASE_URL: suite.embeddings().baseUrl,
+      RAG_EMBEDDER_MODEL: model,
+      // The queue's attempts are what is tested: one HTTP call per attempt.
+      RAG_EMBEDDER_MAX_RETRIES: '0',
+      RAG_EMBEDDING_DIMENSIONS: '768',
+      LOG_LEVEL: 'info',
+      ...options.env,
+    };
+    // Run last to first, each whatever the others did: workers, then the queues, then the rows.
+    cleanups.push(async () => {
+      const workspaces = [workspace, inlineWorkspace];
+      await sql.query('DELETE FROM rag_workspaces WHERE id = ANY($1::text[])', [workspaces]);
+      await sql.query('DELETE FROM rag_jobs WHERE workspace_id = ANY($1::text[])', [workspaces]);
+      await sql.query('DELETE FROM rag_ingest_stages WHERE workspace_id = ANY($1::text[])', [workspaces]);
+      await sql.query('DELETE FROM rag_document_intents WHERE workspace_id = ANY($1::text[])', [workspaces]);
+      await sql.query('DELETE FROM rag_embedding_cache WHERE model = $1', [`openai-compatible:${model}`]);
+      await rm(root, { recursive: true, force: true });
+    });
+    const queue = new IngestQueue(loadConfig(env), new JobStore(sql), redisUrl);
+    cleanups.push(async () => {
+      try {
+        await queue.queue.obliterate({ force: true });
+        await queue.deadLetters.obliterate({ force: true });
+      } finally {
+        await queue.close();
+      }
+    });
+    const workers: WorkerProcess[] = [];
+    cleanups.push(async () => {
+      for (const worker of workers) await worker.kill();
+    });
+    return {
+      workspace,
+      inlineWorkspace,
+      model,
+      root,
+      corpus,
+      env,
+      queue,
+      write: (name: string, content: string) => writeFile(path.join(corpus, name), content),
+      startWorker: async (extra: Record<string, string> = {}) => {
+        const worker = await spawnWorker({ ...env, ...extra }, root);
+        workers.push(worker);
+        return worker;
+      },
+    };
+  };
+}
+
+/** What a fault case intends a document (a stored source_path) to hold at the end. */
+export interface Intended {
+  sourcePath: string;
+  /** Text its chunks must contain; null when the document must be absent. */
+  text: string | null;
+}
+
+export interface TruthSummary {
+  expected: number;
+  stored: number;
+  lost: number;
+  duplicated: number;
+  stale: number;
+}
+
+/**
+ * The database's account of a fault case: `stored` documents hold what was intended, `lost` ones
+ * do not (absent, or another version), `duplicated` ones have more than one row or repeat a chunk
+ * id or index, and `stale` counts the superseded texts (deleted or older versions) still in
+ * rag_chunks. Printed as one `[fault]` line.
+ */
+export async function truthSummary(
+  sql: Sql,
+  name: string,
+  workspace: string,
+  intended: readonly Intended[],
+  superseded: readonly string[],
+): Promise<TruthSummary> {
+  const documents = await sql.query<{ source_path: string; rows: number; chunks: string[] }>(
+    `SELECT d.source_path, count(DISTINCT d.id)::int AS rows,
+            coalesce(array_agg(c.text ORDER BY c.chunk_index) FILTER (WHERE c.id IS NOT NULL), '{}') AS chunks
+     FROM rag_documents d LEFT JOIN rag_chunks c ON c.document_id = d.id
+     WHERE d.workspace_id = $1 GROUP BY d.source_path`,
+    [workspace],
+  );
+  const repeated = await sql.query<{ n: number }>(
+    `SELECT count(DISTINCT source_path)::int AS n FROM (
+       SELECT d.source_path FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id
+       WHERE c.workspace_id = $1 GROUP BY d.source_path
+       HAVING count(*) <> count(DISTINCT c.chunk_id) OR count(*) <> count(DISTINCT c.chunk_index)
+     ) AS repeats`,
+    [workspace],
+  );
+  const bySource = new Map(documents.rows.map((row) => [row.source_path, row]));
+  const present = intended.filter((document) => document.text !== null);
+  const stored = present.filter((document) =>
+    (bySource.get(document.sourcePath)?.chunks ?? []).some((text) => text.includes(document.text!)),
+  ).length;
+  const stale = await sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM unnest($2::text[]) AS old(text)
+     WHERE EXISTS (SELECT 1 FROM rag_chunks c WHERE c.workspace_id = $1 AND strpos(c.text, old.text) > 0)`,
+    [workspace, [...superseded]],
+  );
+  const summary: TruthSummary = {
+    expected: present.length,
+    stored,
+    lost: present.length - stored,
+    duplicated: documents.rows.filter((row) => row.rows > 1).length + (repeated.rows[0]?.n ?? 0),
+    stale: stale.rows[0]!.n,
+  };
+  console.log(
+    `[fault] ${name}: expected ${summary.expected}, stored ${summary.stored}, lost ${summary.lost}, duplicated ${summary.duplicated}, stale ${summary.stale}`,
+  );
+  return summary;
+}
