@@ -194,6 +194,8 @@ export class Reconciler {
     }
     const seen = new Set(result.retried);
     for (const record of await this.jobs.unfinished({ idleMs: 0, limit: 100_000, workspaceId })) {
+      // A dead job just retried is `queued` again: it is listed once, as retried.
+      if (seen.has(record.id)) continue;
       seen.add(record.id);
       const { outcome, reason } = await this.job(record);
       if (outcome === 'alive' || outcome === 'retried') result.alive.push(record.id);
