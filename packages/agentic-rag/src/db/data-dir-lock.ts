@@ -9,6 +9,19 @@ import { ErrorCode, RagError } from '../errors/index.js';
  * process is dead is taken over; release removes the file only while it is still ours.
  */
 export async function acquireDataDirLock(dataDir: string): Promise<() => Promise<void>> {
+  const lock = await tryAcquireDataDirLock(dataDir);
+  if (typeof lock === 'function') return lock;
+  throw new RagError(
+    ErrorCode.STORE_UNAVAILABLE,
+    `the embedded database in ${dataDir} is in use by process ${lock.heldBy}; stop it first, or set DATABASE_URL to share a Postgres server between processes`,
+    { details: { pid: lock.heldBy } },
+  );
+}
+
+/** The lock, or the live process that holds it. */
+export async function tryAcquireDataDirLock(
+  dataDir: string,
+): Promise<(() => Promise<void>) | { heldBy: number }> {
   const lockPath = `${dataDir}.lock`;
   const token = `${process.pid} ${randomUUID()}`;
   const staging = `${lockPath}.${randomUUID()}`;
@@ -26,13 +39,7 @@ export async function acquireDataDirLock(dataDir: string): Promise<() => Promise
       }
       const holder = await readFile(lockPath, 'utf8').catch(() => '');
       const owner = Number(holder.split(' ')[0]);
-      if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) {
-        throw new RagError(
-          ErrorCode.STORE_UNAVAILABLE,
-          `the embedded database in ${dataDir} is in use by process ${owner}; stop it first, or set DATABASE_URL to share a Postgres server between processes`,
-          { details: { pid: owner } },
-        );
-      }
+      if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) return { heldBy: owner };
       // Left behind by a process that died: remove it, but only if it is still that same lock.
       if ((await readFile(lockPath, 'utf8').catch(() => null)) === holder)
         await unlink(lockPath).catch(() => {});

@@ -1,11 +1,14 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/index.js';
-import { PgliteSql } from './pglite.js';
+import { openEmbedded } from './embedded/index.js';
 import { PostgresSql } from './postgres.js';
 import type { Sql } from './sql.js';
 
-/** DATABASE_URL selects a Postgres server; otherwise a file-backed PGlite under DATA_DIR. */
+/**
+ * DATABASE_URL selects a Postgres server; otherwise the embedded database under DATA_DIR, served
+ * from a worker thread of whichever process opened it first (see embedded/open-embedded.ts).
+ */
 export async function openSql(
   config: Pick<Config, 'DATABASE_URL' | 'DATABASE_POOL_MAX' | 'DATA_DIR'>,
 ): Promise<Sql> {
@@ -17,5 +20,5 @@ export async function openSql(
   }
   const dataDir = path.resolve(config.DATA_DIR, 'pglite');
   await mkdir(dataDir, { recursive: true });
-  return PgliteSql.open({ dataDir });
+  return openEmbedded(dataDir);
 }

@@ -1,12 +1,19 @@
 import pg from 'pg';
-import type { QueryOptions, QueryResult, Sql, SqlExecutor, SqlRow } from './sql.js';
+import { SOCKET_PORT } from './embedded/socket.js';
+import type { QueryOptions, QueryResult, Sql, SqlBackend, SqlExecutor, SqlRow } from './sql.js';
 import { abortedError, translateDatabaseError } from './translate-error.js';
 import { currentWorkspaceScope, scopedBeginText } from './workspace-scope.js';
 
 export interface PostgresSqlOptions {
-  connectionString: string;
+  /** A server's URL; or `socketDir` for a local socket (the embedded database's server). */
+  connectionString?: string;
+  socketDir?: string;
   maxConnections?: number;
   applicationName?: string;
+  /** What answers: a Postgres server, or PGlite behind the embedded server's socket. */
+  backend?: SqlBackend;
+  /** Runs after the pool has ended (the embedded server stops with its owner's pool). */
+  onClose?: () => Promise<void>;
 }
 
 // bigint (int8) and numeric come back as strings from node-postgres; our counts and ids fit in a
@@ -48,13 +55,19 @@ class PgExecutor implements SqlExecutor {
 
 /** node-postgres pool; used whenever DATABASE_URL is set. */
 export class PostgresSql implements Sql {
-  readonly backend = 'postgres' as const;
+  readonly backend: SqlBackend;
   private readonly pool: pg.Pool;
   private readonly executor: PgExecutor;
+  private readonly onClose: (() => Promise<void>) | undefined;
 
   constructor(options: PostgresSqlOptions) {
+    this.backend = options.backend ?? 'postgres';
+    this.onClose = options.onClose;
+    const target = options.socketDir
+      ? { host: options.socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres' }
+      : { connectionString: options.connectionString };
     this.pool = new pg.Pool({
-      connectionString: options.connectionString,
+      ...target,
       max: options.maxConnections ?? 10,
       application_name: options.applicationName ?? 'agentic-rag',
     });
@@ -110,6 +123,10 @@ export class PostgresSql implements Sql {
   }
 
   async close(): Promise<void> {
-    await this.pool.end();
+    try {
+      await this.pool.end();
+    } finally {
+      await this.onClose?.();
+    }
   }
 }

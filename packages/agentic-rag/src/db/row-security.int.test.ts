@@ -25,6 +25,7 @@ const WALLED: ReadonlyArray<readonly [table: string, column: string]> = [
   ['rag_cache_entries', 'workspace_id'],
   ['rag_ingest_stages', 'workspace_id'],
   ['rag_knowledge_checkins', 'workspace_id'],
+  ['rag_document_intents', 'workspace_id'],
 ];
 /** Have a workspace_id column but are not row-scoped (a key's scope may be '*'; audit of refusals). */
 const NOT_ROW_SCOPED = new Set(['rag_api_keys', 'rag_audit']);
@@ -79,6 +80,10 @@ describe.each(testBackends())('row-level security on $name', (backend) => {
          VALUES (gen_random_uuid(), $1, 'test', 'rules', 'text', '{}', 1)`,
         [workspaceId],
       );
+      await tx.query(
+        `INSERT INTO rag_document_intents (workspace_id, document, generation, content_hash) VALUES ($1, 'x.md', 0, 'h')`,
+        [workspaceId],
+      );
     });
 
   beforeAll(async () => {
@@ -102,7 +107,13 @@ describe.each(testBackends())('row-level security on $name', (backend) => {
 
   afterAll(async () => {
     for (const workspaceId of created) {
-      for (const table of ['rag_jobs', 'rag_cache_entries', 'rag_ingest_stages', 'rag_knowledge_checkins']) {
+      for (const table of [
+        'rag_jobs',
+        'rag_cache_entries',
+        'rag_ingest_stages',
+        'rag_knowledge_checkins',
+        'rag_document_intents',
+      ]) {
         await sql.query(`DELETE FROM ${table} WHERE workspace_id = $1`, [workspaceId]);
       }
       await dropWorkspace(sql, workspaceId);
