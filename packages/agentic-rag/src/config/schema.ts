@@ -110,8 +110,15 @@ export const configSchema = z.object({
 
   DATABASE_URL: url(['postgres', 'postgresql']),
   DATABASE_POOL_MAX: int(10, 1, 200),
+  DATABASE_READ_URL: url(['postgres', 'postgresql']),
   BENCH_DATABASE_URL: url(['postgres', 'postgresql']),
   REDIS_URL: url(['redis', 'rediss']),
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .transform((value) => commaList(value))
+    .pipe(z.array(z.string().regex(/^[A-Za-z0-9.\-]+:\d{1,5}$/)).min(1))
+    .optional()
+    .describe('comma-separated host:port seed nodes of a Redis Cluster'),
   NEO4J_URI: url(['neo4j', 'neo4j+s', 'neo4j+ssc', 'bolt', 'bolt+s', 'bolt+ssc']),
   NEO4J_USER: text('neo4j'),
   NEO4J_PASSWORD: z.string().optional().describe('a string'),
