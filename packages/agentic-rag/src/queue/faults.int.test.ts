@@ -80,6 +80,19 @@ describe.runIf(DATABASE_URL && REDIS_URL)('the ingest queue under faults (real w
   const completedIds = (worker: WorkerProcess) =>
     worker.events('job-completed').map((entry) => entry.jobId as string);
 
+  /**
+   * The jobs a worker logged as completed, once it logged `ids`: rag_jobs says completed (what
+   * waitFor reads) a moment before BullMQ's completed event reaches the worker's log.
+   */
+  async function loggedCompleted(worker: WorkerProcess, ids: readonly string[]): Promise<string[]> {
+    await until(
+      () => ids.every((id) => completedIds(worker).includes(id)),
+      10_000,
+      () => `the worker to log the completion of ${ids.join(', ')}`,
+    );
+    return completedIds(worker);
+  }
+
   it('hands a SIGKILLed worker’s job to a second worker, which stores the document exactly once', async () => {
     const f = await fixture();
     const section = (title: string, sentence: string) =>
@@ -112,7 +125,7 @@ describe.runIf(DATABASE_URL && REDIS_URL)('the ingest queue under faults (real w
     const second = await f.startWorker();
     expect(await f.queue.waitFor([id], undefined, 40_000)).toEqual({ completed: 1, dead: 0 });
     expect(completedIds(first)).toEqual([]);
-    expect(completedIds(second)).toEqual([id]);
+    expect(await loggedCompleted(second, [id])).toEqual([id]);
     // The killed worker never stored its embeddings, so the second one asked again.
     expect(embeddings.calls(f.model).filter(isSlow)).toHaveLength(2);
     expect(await f.queue.queue.getJobState(id)).toBe('completed');
@@ -161,7 +174,8 @@ describe.runIf(DATABASE_URL && REDIS_URL)('the ingest queue under faults (real w
       payload: { workspaceId: f.workspace, source: { type: 'file', relativePath: 'poison.md' } },
     });
     expect(await jobs.get(poisonId)).toMatchObject({ status: 'dead', attempts: 3 });
-    expect(completedIds(worker).sort()).toEqual(ids.filter((id) => id !== poisonId).sort());
+    const completed = ids.filter((id) => id !== poisonId);
+    expect((await loggedCompleted(worker, completed)).sort()).toEqual(completed.sort());
     const failures = worker.events('job-failed').filter((entry) => entry.jobId === poisonId);
     expect(failures.map((entry) => [entry.attempt, entry.dead, entry.code])).toEqual([
       [1, false, 'EMBEDDER_UNAVAILABLE'],
@@ -203,7 +217,7 @@ describe.runIf(DATABASE_URL && REDIS_URL)('the ingest queue under faults (real w
     await proxy.restore();
 
     expect(await f.queue.waitFor(ids, undefined, 40_000)).toEqual({ completed: 3, dead: 0 });
-    expect(completedIds(worker).sort()).toEqual([...ids].sort());
+    expect((await loggedCompleted(worker, ids)).sort()).toEqual([...ids].sort());
     for (const id of ids) {
       // Each job failed at least once while Postgres was away, and the queue tried it again.
       expect((await jobs.get(id))!.attempts).toBeGreaterThan(1);
@@ -258,7 +272,7 @@ describe.runIf(DATABASE_URL && REDIS_URL)('the ingest queue under faults (real w
     expect(worker.events('worker-error')).not.toEqual([]);
     expect(worker.stray()).toEqual([]);
     expect(printed).not.toHaveBeenCalled();
-    expect(new Set(completedIds(worker))).toEqual(new Set(ids));
+    expect(new Set(await loggedCompleted(worker, ids))).toEqual(new Set(ids));
     expect(await documentCount(f.workspace)).toBe(6);
   }, 90_000);
 
@@ -288,7 +302,7 @@ describe.runIf(DATABASE_URL && REDIS_URL)('the ingest queue under faults (real w
       () => 'the queue to be idle',
     );
     expect(await f.queue.queue.getJobCounts('completed', 'failed')).toEqual({ completed: 1, failed: 0 });
-    expect(completedIds(worker)).toEqual([id]);
+    expect(await loggedCompleted(worker, [id])).toEqual([id]);
     expect(embeddings.calls(f.model)).toHaveLength(1);
     expect(await documentCount(f.workspace)).toBe(1);
     const bookkept = 'SELECT id, status, attempts FROM rag_jobs WHERE workspace_id = $1';
