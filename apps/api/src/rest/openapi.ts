@@ -11,6 +11,14 @@ const workspace = {
   description: 'Workspace to read (default: the server’s AGENTIC_RAG_WORKSPACE)',
   schema: { type: 'string' },
 };
+const minCorpusVersion = {
+  name: 'min_corpus_version',
+  in: 'query',
+  required: false,
+  description:
+    'Read at least this corpus version: the corpusVersion a write returned (answers are never older than their ETag’s version either way)',
+  schema: { type: 'integer', minimum: 0 },
+};
 const cached = (seconds: number) => ({
   ETag: { description: 'Weak tag of the request and the corpus version', schema: { type: 'string' } },
   'Cache-Control': { description: `public, max-age=${seconds}`, schema: { type: 'string' } },
@@ -38,7 +46,7 @@ export const OPENAPI_DOCUMENT = {
     '/search/semantic': {
       post: {
         summary: 'Hybrid search, answered as the numbered entities the best passages hold',
-        parameters: [workspace],
+        parameters: [workspace, minCorpusVersion],
         requestBody: {
           required: true,
           content: {

@@ -73,7 +73,7 @@ export async function handleRest(
     const answer = (
       operation: 'entity' | 'search' | 'expandGraph',
       cache: { request: string; maxAge: number },
-      view: (context: OperationContext) => Promise<unknown>,
+      view: (context: OperationContext, corpusVersion: number) => Promise<unknown>,
     ) =>
       service.guard(
         caller,
@@ -83,7 +83,7 @@ export async function handleRest(
           const corpusVersion = await context.runtime.store.corpusVersion(context.workspaceId);
           if (notModified(request, response, { workspaceId: context.workspaceId, corpusVersion, ...cache }))
             return;
-          sendJson(response, 200, await view(context));
+          sendJson(response, 200, await view(context, corpusVersion));
         },
         { logger },
       );
@@ -102,8 +102,19 @@ export async function handleRest(
     const cache = { request: `${route}\n${JSON.stringify(body ?? null)}`, maxAge: SEARCH_MAX_AGE };
     if (route === '/search/semantic') {
       const parsed = parseSemanticRequest(body);
-      await answer('search', cache, async (context) => {
-        const result = await semanticSearch(context.runtime, context.workspaceId, parsed);
+      const presented = url.searchParams.get('min_corpus_version');
+      await answer('search', cache, async (context, corpusVersion) => {
+        // The ETag names the primary's corpus version, so the body must be at least that fresh even
+        // when a replica (DATABASE_READ_URL) serves it: a stale body under a fresh tag would be
+        // revalidated as current. min_corpus_version is checked all the same (INVALID_INPUT).
+        const atLeast =
+          presented === null ? corpusVersion : /^\d{1,15}$/.test(presented) ? Number(presented) : presented;
+        const result = await service.readAtLeast(
+          context,
+          typeof atLeast === 'number' ? Math.max(atLeast, corpusVersion) : atLeast,
+          () => semanticSearch(context.runtime, context.workspaceId, parsed),
+          'min_corpus_version',
+        );
         return {
           results: result.results,
           total_count: result.total_count,

@@ -9,3 +9,5 @@ export type { MigrateOptions, MigrateResult } from './migrate.js';
 export { translateDatabaseError } from './translate-error.js';
 export { loadSqlFile } from './sql-file.js';
 export { APPLICATION_ROLE, currentWorkspaceScope, withWorkspaceScope } from './workspace-scope.js';
+export { CorpusVersions, ReadRoutingSql, withCorpusVersion } from './replica/index.js';
+export type { ReadRoutingSqlOptions, ReadRoutingStats, ReadTarget } from './replica/index.js';

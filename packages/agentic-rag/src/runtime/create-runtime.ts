@@ -1,6 +1,6 @@
 import { PostgresAnswerCache, RedisAnswerCache, type AnswerCache } from '../cache/index.js';
 import { ingestMode, type Config } from '../config/index.js';
-import { migrate, openSql, type Sql } from '../db/index.js';
+import { CorpusVersions, migrate, openSql, PostgresSql, ReadRoutingSql, type Sql } from '../db/index.js';
 import { CachingEmbedder, createEmbedder, DeterministicEmbedder, type Embedder } from '../embed/index.js';
 import {
   CachingExtractor,
@@ -25,6 +25,13 @@ export interface RagRuntime {
   config: Config;
   logger: Logger;
   sql: Sql;
+  /**
+   * With DATABASE_READ_URL: what search and answer retrieval read through (replica when it has
+   * replayed what the read needs, else the primary); null without a replica.
+   */
+  readRouting: ReadRoutingSql | null;
+  /** The corpus versions this process wrote, per workspace: its own reads wait for them. */
+  corpusVersions: CorpusVersions;
   embedder: Embedder;
   store: CorpusStore;
   graph: GraphStore;
@@ -65,6 +72,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
   let graph: GraphStore | null = null;
   let cache: AnswerCache | null = null;
   let queue: IngestQueue | null = null;
+  let readRouting: ReadRoutingSql | null = null;
   try {
     await migrate(sql, { logger });
     const base = options.embedder ?? createEmbedder(config, logger);
@@ -119,7 +127,23 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
           }
         : {}),
     });
-    const retriever = createRetriever(config, sql, embedder, logger, graph);
+    // Only what reads chunks to search and answer goes through the replica; writes, the answer
+    // cache, keys, audit and jobs stay on the primary. Migrations reach the replica by replication.
+    readRouting = config.DATABASE_READ_URL
+      ? new ReadRoutingSql({
+          primary: sql,
+          replica: new PostgresSql({
+            connectionString: config.DATABASE_READ_URL,
+            maxConnections: config.DATABASE_POOL_MAX,
+            applicationName: 'agentic-rag-replica',
+          }),
+          logger,
+        })
+      : null;
+    const readSql = readRouting ?? sql;
+    const readGraph =
+      readRouting && graph instanceof PostgresGraphStore ? new PostgresGraphStore(readSql) : graph;
+    const retriever = createRetriever(config, readSql, embedder, logger, readGraph);
     const tools = new ToolRouter({
       tools: [
         calcTool,
@@ -139,13 +163,26 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
       : cacheUrl
         ? new RedisAnswerCache(cacheUrl)
         : new PostgresAnswerCache(sql);
-    const orchestrator = new RagOrchestrator({ config, sql, retriever, graph, llm, tools, cache, logger });
+    // The orchestrator's own reads (the corpus version its cache key holds, the context's chunks)
+    // must come from the side its retrieval reads, hence the routing Sql.
+    const orchestrator = new RagOrchestrator({
+      config,
+      sql: readSql,
+      retriever,
+      graph: readGraph,
+      llm,
+      tools,
+      cache,
+      logger,
+    });
     const jobs = new JobStore(sql);
     queue = options.queue === true && ingestMode(config) === 'queue' ? new IngestQueue(config, jobs) : null;
     return {
       config,
       logger,
       sql,
+      readRouting,
+      corpusVersions: new CorpusVersions(),
       embedder,
       store,
       graph,
@@ -161,6 +198,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
         await queue?.close();
         await cache?.close();
         await graph!.close();
+        await readRouting?.close();
         if (!options.sql) await sql.close();
       },
     };
@@ -168,6 +206,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
     await queue?.close();
     await cache?.close();
     await graph?.close();
+    await readRouting?.close();
     if (!options.sql) await sql.close();
     throw error;
   }

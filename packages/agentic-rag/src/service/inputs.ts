@@ -59,6 +59,12 @@ export const integer = (name: string, min: number, max: number) => {
   return z.int({ error }).min(min, { error }).max(max, { error });
 };
 
+/**
+ * The corpus version a read must see at least: a write's `corpusVersion`, passed back by a client
+ * that wants to read its own write on whichever API process (and database replica) answers.
+ */
+export const corpusVersionInput = (name = 'minCorpusVersion') => integer(name, 0, Number.MAX_SAFE_INTEGER);
+
 /** Search filters, parsed once (retrieve/filters.ts owns their meaning). */
 export const FiltersSchema = z.unknown().transform((value, context): RetrievalFilters => {
   const dirty = firstDirtyString(value);

@@ -7,7 +7,7 @@ import { silentLogger, type Logger } from '../telemetry/index.js';
 import { AuditLog } from './audit.js';
 import * as admin from './admin.js';
 import { ANONYMOUS, inScope, missingWorkspace, type Caller } from './caller.js';
-import { parseInput, WorkspaceIdSchema, type WorkspaceId } from './inputs.js';
+import { corpusVersionInput, parseInput, WorkspaceIdSchema, type WorkspaceId } from './inputs.js';
 import { OPERATIONS, type Operation } from './permissions.js';
 import * as reads from './reads.js';
 import * as writes from './writes.js';
@@ -199,6 +199,21 @@ export class RagService {
       }
       throw error;
     }
+  }
+
+  /**
+   * Inside `guard`'s work: runs a read (search, answer) that may be served by a replica, at no
+   * older a corpus version than the one the client presents (a write's `corpusVersion`; INVALID_INPUT
+   * unless an integer ≥ 0, named `name` in the message) and the ones this process wrote.
+   */
+  readAtLeast<T>(
+    context: OperationContext,
+    presented: unknown,
+    work: () => Promise<T>,
+    name = 'minCorpusVersion',
+  ): Promise<T> {
+    const version = presented == null ? null : parseInput(corpusVersionInput(name), presented);
+    return reads.atCorpusVersion(context, version, work);
   }
 
   private enabled(operation: Operation): void {

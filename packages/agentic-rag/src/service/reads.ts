@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { withCorpusVersion } from '../db/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { entityKey, MAX_HOPS, NUMBERED_ENTITY_TYPES, RELATION_TYPES, splitEntityId } from '../graph/index.js';
 import { findEndpoints, OPERATION_TYPES } from '../retrieve/index.js';
 import { inScope, type Caller } from './caller.js';
-import { FiltersSchema, idText, integer, parseInput, queryText } from './inputs.js';
+import { FiltersSchema, idText, integer, corpusVersionInput, parseInput, queryText } from './inputs.js';
 import type { Operation } from './permissions.js';
 import type { CallOptions, OperationContext, RagService } from './rag-service.js';
 
@@ -23,6 +24,19 @@ function read<T>(
   };
 }
 
+/**
+ * Runs a read that may be served by a replica (DATABASE_READ_URL) no older than the newest corpus
+ * version the client presented or this process wrote: either one it has seen written, it sees.
+ */
+export function atCorpusVersion<T>(
+  { runtime, workspaceId }: OperationContext,
+  presented: number | null | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
+  const version = Math.max(presented ?? 0, runtime.corpusVersions.latest(workspaceId));
+  return withCorpusVersion(workspaceId, version, work);
+}
+
 const MAX_EXPAND_IDS = 50;
 const NUMBERED = NUMBERED_ENTITY_TYPES.map((type) => type.toLowerCase());
 
@@ -34,21 +48,28 @@ const SearchInput = z.object({
   rerank: z.boolean().optional(),
   channels: z.array(z.enum(['vector', 'lexical', 'graph'])).optional(),
   fusion: z.enum(['adaptive', 'weighted', 'rrf']).optional(),
+  minCorpusVersion: corpusVersionInput().nullish(),
 });
 
-export const search = read('search', async ({ runtime, workspaceId, signal }, input) => {
-  const { query, k, filters, intent, rerank, channels, fusion } = parseInput(SearchInput, input);
-  const result = await runtime.retriever.retrieve({
-    workspaceId,
-    query,
-    k,
-    filters: filters ?? {},
-    ...(intent !== undefined ? { intent } : {}),
-    ...(rerank !== undefined ? { rerank } : {}),
-    ...(channels ? { channels } : {}),
-    ...(fusion ? { fusion } : {}),
-    ...(signal ? { signal } : {}),
-  });
+export const search = read('search', async (context, input) => {
+  const { runtime, workspaceId, signal } = context;
+  const { query, k, filters, intent, rerank, channels, fusion, minCorpusVersion } = parseInput(
+    SearchInput,
+    input,
+  );
+  const retrieve = () =>
+    runtime.retriever.retrieve({
+      workspaceId,
+      query,
+      k,
+      filters: filters ?? {},
+      ...(intent !== undefined ? { intent } : {}),
+      ...(rerank !== undefined ? { rerank } : {}),
+      ...(channels ? { channels } : {}),
+      ...(fusion ? { fusion } : {}),
+      ...(signal ? { signal } : {}),
+    });
+  const result = await atCorpusVersion(context, minCorpusVersion, retrieve);
   // One indexed read for every hit: which graph entities each chunk mentions.
   const mentions = await runtime.graph.mentionedIn(
     workspaceId,
@@ -73,21 +94,25 @@ const AnswerInput = z.object({
   useTools: z.boolean({ error: 'useTools must be a boolean' }).nullish(),
   filters: FiltersSchema.optional(),
   debug: z.boolean({ error: 'debug must be a boolean' }).nullish(),
+  minCorpusVersion: corpusVersionInput().nullish(),
 });
 
-export const answer = read('answer', async ({ runtime, workspaceId, signal, logger }, input) => {
+export const answer = read('answer', async (context, input) => {
+  const { runtime, workspaceId, signal, logger } = context;
   const parsed = parseInput(AnswerInput, input);
-  return runtime.orchestrator.answer({
-    query: parsed.query,
-    workspaceId,
-    ...(parsed.topK != null ? { topK: parsed.topK } : {}),
-    ...(parsed.useHyde != null ? { useHyde: parsed.useHyde } : {}),
-    ...(parsed.useTools != null ? { useTools: parsed.useTools } : {}),
-    filters: parsed.filters ?? {},
-    debug: parsed.debug === true,
-    ...(signal ? { signal } : {}),
-    logger,
-  });
+  return atCorpusVersion(context, parsed.minCorpusVersion, () =>
+    runtime.orchestrator.answer({
+      query: parsed.query,
+      workspaceId,
+      ...(parsed.topK != null ? { topK: parsed.topK } : {}),
+      ...(parsed.useHyde != null ? { useHyde: parsed.useHyde } : {}),
+      ...(parsed.useTools != null ? { useTools: parsed.useTools } : {}),
+      filters: parsed.filters ?? {},
+      debug: parsed.debug === true,
+      ...(signal ? { signal } : {}),
+      logger,
+    }),
+  );
 });
 
 const DocumentInput = z.object({ id: idText('id') });

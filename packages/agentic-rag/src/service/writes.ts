@@ -120,7 +120,9 @@ function documentWrite<T>(
 
 export const deleteDocument = documentWrite('deleteDocument', async ({ runtime, workspaceId }, id) => {
   const deleted = await runtime.store.deleteDocuments(workspaceId, [id], { supersede: true });
-  return { deleted: deleted > 0, corpusVersion: await runtime.store.corpusVersion(workspaceId) };
+  const corpusVersion = await runtime.store.corpusVersion(workspaceId);
+  runtime.corpusVersions.note(workspaceId, corpusVersion);
+  return { deleted: deleted > 0, corpusVersion };
 });
 
 /** Reads a document's folder again (unchanged files are skipped by content hash). */
@@ -203,6 +205,8 @@ async function inlineJob(
   const id = await runtime.jobs.start({ kind, workspaceId, payload });
   try {
     const summary = await work();
+    // This process reads its own write from now on, even through a lagging replica.
+    runtime.corpusVersions.note(workspaceId, summary.corpusVersion);
     await runtime.jobs.finish(id, { result: summary });
     return { mode: 'inline', jobs: [await runtime.jobs.get(id)], summary };
   } catch (error) {

@@ -457,6 +457,11 @@ export type RagAnswer = {
 export type RagAnswerInput = {
   debug?: InputMaybe<Scalars['Boolean']['input']>;
   filters?: InputMaybe<Scalars['JSON']['input']>;
+  /**
+   * Read at least this corpus version of the workspace: pass the corpusVersion a write (ingest,
+   * delete, refresh) returned to see that write whichever API process and database replica answer.
+   */
+  minCorpusVersion?: InputMaybe<Scalars['Int']['input']>;
   query: Scalars['String']['input'];
   topK?: InputMaybe<Scalars['Int']['input']>;
   useHyde?: InputMaybe<Scalars['Boolean']['input']>;
@@ -507,6 +512,11 @@ export type SearchHit = {
 export type SearchInput = {
   filters?: InputMaybe<Scalars['JSON']['input']>;
   k?: InputMaybe<Scalars['Int']['input']>;
+  /**
+   * Read at least this corpus version of the workspace: pass the corpusVersion a write (ingest,
+   * delete, refresh) returned to see that write whichever API process and database replica answer.
+   */
+  minCorpusVersion?: InputMaybe<Scalars['Int']['input']>;
   query: Scalars['String']['input'];
   workspaceId: Scalars['ID']['input'];
 };
