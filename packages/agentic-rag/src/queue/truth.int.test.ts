@@ -200,9 +200,17 @@ describe.runIf(DATABASE_URL && REDIS_URL)(
         redisUrl: `redis://127.0.0.1:${redis.port}`,
         env: { AGENTIC_RAG_RECONCILE_MS: '1000' },
       });
-      const documents = inlineDocuments(20, 'takes a PAUSE to embed');
+      // Files too, enqueued last: the restart loses them, and they are enqueued again by path.
+      const files = Array.from({ length: 5 }, (_, index) => ({
+        sourcePath: `corpus/file-${index}.md`,
+        text: `File ${index} takes a PAUSE to embed FILE${index}Z.`,
+      }));
+      for (const [index, file] of files.entries())
+        await f.write(`file-${index}.md`, `# File\n\n${file.text}\n`);
+      const documents = [...inlineDocuments(20, 'takes a PAUSE to embed'), ...files];
       const worker = await f.startWorker();
-      await enqueueAll(f, documents);
+      await enqueueAll(f, documents.slice(0, 20));
+      expect((await f.queue.enqueueFolder(f.workspace, f.corpus)).ids).toHaveLength(5);
       await until(
         async () => (await documentCount(f.workspace)) >= 5,
         30_000,
@@ -213,7 +221,7 @@ describe.runIf(DATABASE_URL && REDIS_URL)(
       redis.process = await startRedis(redis.port, redis.dir, { persist: false });
       expect(await f.queue.queue.count()).toBe(0);
 
-      expect(await settled(f.workspace, 60_000)).toEqual({ completed: 20 });
+      expect(await settled(f.workspace, 60_000)).toEqual({ completed: 25 });
       const truth = await truthSummary(
         sql,
         'c redis restart without persistence',
@@ -221,7 +229,7 @@ describe.runIf(DATABASE_URL && REDIS_URL)(
         documents,
         [],
       );
-      expect(truth).toEqual({ expected: 20, stored: 20, ...clean });
+      expect(truth).toEqual({ expected: 25, stored: 25, ...clean });
       const requeued = worker.events('jobs-reconciled').map((entry) => entry.requeued as number);
       expect(requeued.reduce((total, count) => total + count, 0)).toBeGreaterThan(0);
     }, 90_000);
@@ -307,6 +315,52 @@ describe.runIf(DATABASE_URL && REDIS_URL)(
       },
       60_000,
     );
+
+    it('h: a FLUSHALL while a big document waits on its stage jobs loses nothing', async () => {
+      const redis = await privateRedis({ persist: false });
+      // Batches of 2: the big document is split into stage jobs the worker must wait on.
+      const f = await fixture({
+        redisUrl: `redis://127.0.0.1:${redis.port}`,
+        env: { AGENTIC_RAG_RECONCILE_MS: '1000', AGENTIC_RAG_STAGE_BATCH_SIZE: '2' },
+      });
+      const section = (index: number) =>
+        `## Bay ${index}\n\n${`Bay ${index} takes a PAUSE for trailers of route BAY${index}Z. `.repeat(60)}\n`;
+      const big = { sourcePath: 'notes/big.md', text: 'BAY11Z' };
+      const first = await f.startWorker();
+      const id = await f.queue.enqueueInline(
+        f.workspace,
+        big.sourcePath,
+        `# Bays\n\n${Array.from({ length: 12 }, (_, index) => section(index)).join('\n')}`,
+      );
+      await until(
+        async () => (await f.queue.queue.getJobState(id)) === 'waiting-children',
+        30_000,
+        () => 'the big document to wait on its stage jobs',
+      );
+      first.child.kill('SIGKILL');
+      await first.exited;
+      const client = new Redis(`redis://127.0.0.1:${redis.port}`);
+      try {
+        expect(await client.flushall()).toBe('OK');
+      } finally {
+        await client.quit();
+      }
+
+      await f.startWorker();
+      const counts = await settled(f.workspace, 60_000);
+      expect(counts.dead ?? 0).toBe(0);
+      expect(await f.queue.queue.getJobState(id)).toBe('completed');
+      expect(await sql.query('SELECT status FROM rag_jobs WHERE id = $1', [id])).toMatchObject({
+        rows: [{ status: 'completed' }],
+      });
+      const truth = await truthSummary(sql, 'h redis FLUSHALL with stage jobs', f.workspace, [big], []);
+      expect(truth).toEqual({ expected: 1, stored: 1, ...clean });
+      const chunks = await sql.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM rag_chunks WHERE workspace_id = $1',
+        [f.workspace],
+      );
+      console.log(`[fault] h: ${chunks.rows[0]!.n} chunks, jobs ${JSON.stringify(counts)}`);
+    }, 90_000);
 
     it('g: a 30 s Postgres outage while jobs run loses nothing', async () => {
       const target = new URL(DATABASE_URL!);
