@@ -165,6 +165,18 @@ describe.runIf(process.env.REDIS_URL)('Reconciler', () => {
     });
   });
 
+  it('enqueues a lost job again at its own generation, so its write still checks the right one', async () => {
+    await queue.enqueueInline(ws, 'notes/twice.md', '# Twice\n\nThe first version.\n');
+    const id = await queue.enqueueInline(ws, 'notes/twice.md', '# Twice\n\nThe second version.\n');
+    await queue.queue.obliterate({ force: true });
+
+    expect((await reconciler.pass({ idleMs: 0, workspaceId: ws })).outcomes).toMatchObject({ requeued: 2 });
+    expect((await queue.queue.getJob(id))?.data).toMatchObject({
+      generation: 1,
+      source: { content: '# Twice\n\nThe second version.\n' },
+    });
+  });
+
   it('puts an `active` row whose job is waiting in the queue back to `queued`', async () => {
     const id = await enqueue('notes/waiting.md');
     await jobs.active(id, 1);
