@@ -242,6 +242,21 @@ describe.runIf(canRun)('search on a streaming replica, read-your-writes by corpu
     // With the token it reads them all.
     for (const [index, document] of written.entries())
       check(await find(secondService, `betamarker${index}`, token), document.id, true);
+    // An answer too: with the token its retrieval, and the corpus version its cache key holds,
+    // come from the primary; without it, both from the replica (never a mix of the two).
+    const answered = await secondService.answer(ANONYMOUS, {
+      workspaceId,
+      query: 'betamarker1',
+      minCorpusVersion: token,
+    });
+    expect(answered.corpusVersion).toBeGreaterThanOrEqual(token);
+    check(
+      answered.citations.map((citation) => citation.sourceId),
+      written[1]!.id,
+      true,
+    );
+    const untokened = await secondService.answer(ANONYMOUS, { workspaceId, query: 'betamarker1' });
+    expect(untokened.corpusVersion).toBeLessThan(token);
     // A delete, read back through the second process with the delete's version: gone.
     const deleted = await firstService.deleteDocument(ANONYMOUS, { workspaceId, id: written[0]!.id });
     expect(deleted.deleted).toBe(true);
