@@ -18,6 +18,7 @@ import {
 import { assertWorkspaceId } from '../store/index.js';
 import { answersTotal, cacheLookups, silentLogger, stageDuration, type Logger } from '../telemetry/index.js';
 import type { LookupResult, ToolRouter } from '../tools/index.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { quarantineSources, quarantineWarnings, type QuarantineRecord } from './quarantine/index.js';
 import { contextSources, toCitations, type Source } from './sources.js';
 import { evidence, unknownFocus, unknownNames } from './stages/evidence.js';
@@ -137,7 +138,12 @@ export class RagOrchestrator {
           return { ...hit, cached: true, runId, traceId, debug };
         }
         let state: StageName | 'done' = 'plan';
-        while (state !== 'done') state = await this.step(state, run);
+        while (state !== 'done') {
+          state = await this.step(state, run);
+          // Each stage is its own turn of the event loop: twenty answers in flight must not keep
+          // a health check or another request's I/O waiting behind all of their CPU at once.
+          await nextTurn();
+        }
         const check = await this.time(
           run,
           'self-check',
@@ -268,8 +274,8 @@ export class RagOrchestrator {
   }
 
   /** The sources with the units that speak to the model cut out; the cut units join the run's list. */
-  private quarantine(run: Run, sources: readonly Source[]): Source[] {
-    const result = quarantineSources(sources);
+  private async quarantine(run: Run, sources: readonly Source[]): Promise<Source[]> {
+    const result = await quarantineSources(sources);
     run.quarantined.push(...result.quarantined);
     if (result.quarantined.length > 0) {
       run.logger.warn('source text quarantined', {
@@ -383,7 +389,7 @@ export class RagOrchestrator {
           run,
           'quarantine',
           async () => {
-            run.sources = this.quarantine(run, run.sources);
+            run.sources = await this.quarantine(run, run.sources);
           },
           () => ({ 'rag.quarantine.units': run.quarantined.length }),
         );
@@ -417,13 +423,13 @@ export class RagOrchestrator {
                 : null;
               if (definition && !run.sources.some((source) => source.chunkId === definition.chunkId)) {
                 run.sources.unshift(
-                  ...this.quarantine(run, [{ ...definition, score: 1, rank: 0, origin: 'primary' }]),
+                  ...(await this.quarantine(run, [{ ...definition, score: 1, rank: 0, origin: 'primary' }])),
                 );
               }
               if (call.ok && call.result?.found === false) run.missing.push(call.result.output);
               else if (call.ok && call.result) {
                 // A tool's output (a fetched page) is data like any document.
-                const [output] = this.quarantine(run, [
+                const [output] = await this.quarantine(run, [
                   {
                     sourceId: `tool:${call.name}`,
                     chunkId: `tool:${call.name}#${run.toolCalls.length}`,

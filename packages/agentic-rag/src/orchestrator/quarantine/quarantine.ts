@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Source } from '../sources.js';
 import { quarantinedUnits, type QuarantinedUnit } from './detect.js';
 
@@ -50,10 +51,13 @@ export function quarantineText(text: string): { text: string; units: Quarantined
  * self-check all see only the rest, which stays citable. A title that speaks to the model is
  * dropped the same way.
  */
-export function quarantineSources(sources: readonly Source[]): Quarantine {
+export async function quarantineSources(sources: readonly Source[]): Promise<Quarantine> {
   const kept: Source[] = [];
   const quarantined: QuarantineRecord[] = [];
-  for (const source of sources) {
+  for (const [index, source] of sources.entries()) {
+    // Reading a source for injections is the costliest CPU of an answer: one source per turn of
+    // the event loop, so concurrent answers interleave with other requests instead of queueing them.
+    if (index > 0) await nextTurn();
     const { text, units } = quarantineText(source.text);
     const title = source.title ? quarantinedUnits(source.title) : [];
     for (const unit of units) quarantined.push(record(source, unit, unit.kind));
