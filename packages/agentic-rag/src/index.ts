@@ -16,7 +16,7 @@ export * from './cache/index.js';
 export * from './orchestrator/index.js';
 export * from './queue/index.js';
 export * from './hyde/index.js';
-export { openScratchDatabase } from './bench/index.js';
+export { openScratchDatabase, seededRandom } from './bench/index.js';
 export * from './knowledge/index.js';
 export * from './cli/index.js';
 export * from './auth/index.js';

@@ -7,7 +7,7 @@ import type { Sql } from '../db/index.js';
 import { DeterministicEmbedder } from '../embed/index.js';
 import { createRetriever } from '../retrieve/index.js';
 import { loadConfig } from '../config/index.js';
-import { CorpusStore } from '../store/index.js';
+import { checkCorpusIntegrity, CorpusStore } from '../store/index.js';
 import { IngestPipeline } from './pipeline.js';
 
 const GUIDE = `# Locations guide
@@ -385,42 +385,17 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
 
   it('keeps the BM25 statistics equal to a recount after adds, updates, prunes and deletes', async () => {
     const recount = async () => {
-      const maintained = await sql.query<{ lexeme: string; df: number }>(
-        'SELECT lexeme, df FROM rag_vocabulary WHERE workspace_id = $1 ORDER BY lexeme',
-        [workspace],
-      );
-      const recounted = await sql.query<{ lexeme: string; df: number }>(
-        // A chunk's lexemes are its tsvector's (heading trail and text) and its document title's.
-        `SELECT t.lexeme, count(DISTINCT c.id)::int AS df
-         FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id,
-              LATERAL (SELECT lexeme FROM unnest(c.tsv)
-                       UNION SELECT lexeme FROM unnest(to_tsvector('english', coalesce(d.title, '')))) AS t
-         WHERE c.workspace_id = $1 GROUP BY t.lexeme ORDER BY t.lexeme`,
-        [workspace],
-      );
-      expect(maintained.rows).toEqual(recounted.rows);
-      // The typo-correction lexicon holds exactly the lexemes in use: none missing, none stale.
-      const lexicon = await sql.query<{ lexeme: string }>(
-        'SELECT lexeme FROM rag_lexicon WHERE workspace_id = $1 ORDER BY lexeme',
-        [workspace],
-      );
-      expect(lexicon.rows.map((row) => row.lexeme)).toEqual(recounted.rows.map((row) => row.lexeme));
-      const totals = await sql.query<{
-        chunk_count: number;
-        lexeme_total: number;
-        chunks: number;
-        lexemes: number;
-      }>(
-        `SELECT w.chunk_count, w.lexeme_total,
-                (SELECT count(*) FROM rag_chunks WHERE workspace_id = $1) AS chunks,
-                (SELECT coalesce(sum(cardinality(t.positions)), 0) FROM rag_chunks c, unnest(c.tsv) t
-                 WHERE c.workspace_id = $1) AS lexemes
-         FROM rag_workspaces w WHERE w.id = $1`,
-        [workspace],
-      );
-      const row = totals.rows[0]!;
-      expect([row.chunk_count, row.lexeme_total]).toEqual([row.chunks, row.lexemes]);
-      expect(row.chunks).toBeGreaterThan(0);
+      const integrity = await checkCorpusIntegrity(sql, workspace);
+      expect(integrity).toMatchObject({
+        orphanChunks: 0,
+        orphanPostings: 0,
+        duplicateChunks: 0,
+        partialDocuments: 0,
+        dfMismatches: 0,
+        lexiconMismatches: 0,
+        totalsMismatch: false,
+      });
+      expect(integrity.chunks).toBeGreaterThan(0);
     };
     await pipeline.ingestSources({ workspaceId: workspace, sources: [root] });
     await recount();
