@@ -115,7 +115,11 @@ export type WorkerProcess = Awaited<ReturnType<typeof spawnWorker>>;
 export async function spawnWorker(env: Record<string, string>, cwd: string) {
   const clean = { ...process.env };
   for (const key of Object.keys(clean))
-    if (/^(DATABASE_|REDIS_URL|CACHE_REDIS_URL|NEO4J_|RAG_|AGENTIC_RAG_|CHUNK_|LOG_LEVEL)/.test(key))
+    if (
+      /^(DATABASE_|REDIS_URL|REDIS_CLUSTER_NODES|CACHE_REDIS_URL|NEO4J_|RAG_|AGENTIC_RAG_|CHUNK_|LOG_LEVEL)/.test(
+        key,
+      )
+    )
       delete clean[key];
   const main = path.join(REPO, 'apps/worker/src/main.ts');
   // Port 0: a worker's metrics listener must not collide with another worker's on this host.
@@ -155,6 +159,66 @@ export async function spawnWorker(env: Record<string, string>, cwd: string) {
   return worker;
 }
 
+export type ApiProcess = Awaited<ReturnType<typeof spawnApi>>;
+
+/**
+ * `apps/api/src/main.ts` as a real process on a spare port (PORT=0), loopback only; resolves with
+ * its GraphQL endpoint once it logged api-listening.
+ */
+export async function spawnApi(env: Record<string, string>, cwd: string) {
+  const clean = { ...process.env };
+  for (const key of Object.keys(clean))
+    if (
+      /^(DATABASE_|REDIS_URL|REDIS_CLUSTER_NODES|CACHE_REDIS_URL|NEO4J_|RAG_|AGENTIC_RAG_|CHUNK_|LOG_LEVEL)/.test(
+        key,
+      )
+    )
+      delete clean[key];
+  const main = path.join(REPO, 'apps/api/src/main.ts');
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, main], {
+    cwd,
+    env: { ...clean, HOST: '127.0.0.1', PORT: '0', DATA_DIR: path.join(cwd, 'data'), ...env },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  let port = 0;
+  await until(
+    () => {
+      if (child.exitCode !== null) throw new Error(`API exited with ${child.exitCode}:\n${output}`);
+      port = Number(/"event":"api-listening","port":(\d+)/.exec(output)?.[1] ?? 0);
+      return port > 0;
+    },
+    60_000,
+    () => `api-listening:\n${output}`,
+  );
+  const url = `http://127.0.0.1:${port}/graphql`;
+  return {
+    child,
+    url,
+    output: () => output,
+    /** One GraphQL request; throws on errors, so a test reads `data` alone. */
+    graphql: async <Data = Record<string, unknown>>(
+      query: string,
+      variables: Record<string, unknown> = {},
+    ) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables }),
+      });
+      const body = (await response.json()) as { data?: Data; errors?: unknown[] };
+      if (body.errors?.length) throw new Error(`GraphQL errors from ${url}: ${JSON.stringify(body.errors)}`);
+      return body.data!;
+    },
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
 export type RedisProcess = Awaited<ReturnType<typeof startRedis>>;
 
 /**
@@ -180,6 +244,95 @@ export async function startRedis(port: number, dir: string, options: { persist?:
       await exited;
     },
   };
+}
+
+export type RedisCluster = Awaited<ReturnType<typeof startRedisCluster>>;
+
+/**
+ * A real Redis Cluster of `masters` redis-servers on spare ports in `dir` (no replicas, no
+ * persistence), its slots assigned by `redis-cli --cluster create`; resolves once every node
+ * reports cluster_state:ok.
+ */
+export async function startRedisCluster(dir: string, masters = 3) {
+  const ports: number[] = [];
+  while (ports.length < masters) {
+    const port = await sparePort();
+    // The cluster bus listens on port + 10000: both must be free.
+    if (port + 10_000 <= 65_535 && !ports.includes(port)) ports.push(port);
+  }
+  const servers = ports.map((port) => {
+    const args = [
+      ...['--port', String(port), '--cluster-enabled', 'yes'],
+      ...['--cluster-config-file', `nodes-${port}.conf`, '--dir', dir],
+      ...['--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'],
+    ];
+    const child = spawn('redis-server', args);
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    return { port, child, exited, output: () => output };
+  });
+  const stop = async () => {
+    for (const server of servers) {
+      if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+      await server.exited;
+    }
+  };
+  try {
+    for (const server of servers)
+      await until(
+        () => server.output().includes('Ready to accept connections'),
+        10_000,
+        () => `redis ${server.port}:\n${server.output()}`,
+      );
+    const nodes = ports.map((port) => `127.0.0.1:${port}`);
+    const create = await redisCli([
+      '--cluster',
+      'create',
+      ...nodes,
+      '--cluster-replicas',
+      '0',
+      '--cluster-yes',
+    ]);
+    if (create.code !== 0) throw new Error(`redis-cli --cluster create failed:\n${create.output}`);
+    for (const port of ports) {
+      let info = '';
+      await until(
+        async () => {
+          info = (await redisCli(['-p', String(port), 'cluster', 'info'])).output;
+          return info.includes('cluster_state:ok');
+        },
+        20_000,
+        () => `cluster_state:ok on ${port}:\n${info}`,
+      );
+    }
+    return {
+      nodes,
+      /** How many keys matching `pattern` each node holds ("127.0.0.1:port" → count). */
+      keysByNode: async (pattern: string) => {
+        const counts: Record<string, number> = {};
+        for (const port of ports) {
+          const reply = await redisCli(['-p', String(port), '--scan', '--pattern', pattern]);
+          counts[`127.0.0.1:${port}`] = reply.output.split('\n').filter(Boolean).length;
+        }
+        return counts;
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** One redis-cli run: its exit code and everything it printed. */
+export async function redisCli(args: readonly string[]): Promise<{ code: number | null; output: string }> {
+  const child = spawn('redis-cli', [...args]);
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, output };
 }
 
 /** A TCP proxy in front of Postgres that can be cut (refuses and drops connections) and restored. */
@@ -220,6 +373,8 @@ export async function startTcpProxy(target: { host: string; port: number }) {
 export interface FixtureOptions {
   attempts?: number;
   redisUrl?: string;
+  /** The queue on this Redis Cluster ("host:port" seeds) instead: no REDIS_URL at all. */
+  clusterNodes?: readonly string[];
   databaseUrl?: string;
   /** Extra worker settings (AGENTIC_RAG_RECONCILE_MS, ...). */
   env?: Record<string, string>;
@@ -249,11 +404,13 @@ export function faultFixtures(suite: {
     const root = await mkdtemp(path.join(os.tmpdir(), 'rag-faults-'));
     const corpus = path.join(root, 'corpus');
     await mkdir(corpus);
-    const redisUrl = options.redisUrl ?? suite.redisUrl;
+    const redisUrl = options.clusterNodes ? undefined : (options.redisUrl ?? suite.redisUrl);
     const env: Record<string, string> = {
       DATABASE_URL: options.databaseUrl ?? suite.databaseUrl,
       DATABASE_POOL_MAX: '4',
-      REDIS_URL: redisUrl,
+      ...(options.clusterNodes
+        ? { REDIS_CLUSTER_NODES: options.clusterNodes.join(',') }
+        : { REDIS_URL: redisUrl! }),
       AGENTIC_RAG_QUEUE_NAME: `faults-${suffix}`,
       AGENTIC_RAG_JOB_ATTEMPTS: String(options.attempts ?? 3),
       AGENTIC_RAG_JOB_BACKOFF_MS: '200',

@@ -21,7 +21,7 @@ import { startMetricsServer } from './metrics-server.js';
 async function main(): Promise<void> {
   const config = serviceConfig();
   const logger = createJsonLogger({ level: config.LOG_LEVEL, write: (line) => process.stdout.write(line) });
-  if (!config.REDIS_URL) {
+  if (!config.REDIS_URL && !config.REDIS_CLUSTER_NODES) {
     process.stderr.write(
       'pnpm worker needs REDIS_URL (without it, ingestion runs inline: pnpm rag:ingest)\n',
     );

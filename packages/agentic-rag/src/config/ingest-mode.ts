@@ -7,6 +7,8 @@ import type { Config } from './schema.js';
  */
 export function ingestMode(config: Config, requested?: 'inline' | 'queue'): 'inline' | 'queue' {
   const mode = requested ?? config.AGENTIC_RAG_INGEST_MODE;
-  if (mode === 'auto') return config.REDIS_URL !== undefined ? 'queue' : 'inline';
+  // A queue exists on REDIS_URL's server or on the Cluster of REDIS_CLUSTER_NODES.
+  if (mode === 'auto')
+    return config.REDIS_URL !== undefined || config.REDIS_CLUSTER_NODES !== undefined ? 'queue' : 'inline';
   return mode;
 }

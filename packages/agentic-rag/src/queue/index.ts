@@ -13,7 +13,8 @@ export {
   sha256,
 } from './payloads.js';
 export type { IngestDocumentPayload, JobPayload, StageJobPayload } from './payloads.js';
-export { assertNoEviction, queueConnection } from './redis.js';
+export { assertNoEviction, queueConnection, queuePrefix, queueTarget } from './redis.js';
+export type { QueueConnection, QueueTarget } from './redis.js';
 export { startIngestWorker } from './worker.js';
 export type { IngestWorker, WorkerDeps } from './worker.js';
 export { runningJob, STAGE_PROGRESS } from './job-context.js';

@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { context, propagation } from '@opentelemetry/api';
 import { Queue, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Config } from '../config/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { discoverFiles, findSecrets, redactSecrets } from '../ingest/index.js';
@@ -18,7 +17,7 @@ import {
   type JobPayload,
 } from './payloads.js';
 import { Reconciler } from './reconciler.js';
-import { queueConnection } from './redis.js';
+import { queueConnection, queuePrefix, queueTarget, type QueueConnection } from './redis.js';
 
 /** Retries, backoff and retention of every job, whoever adds it (the producer, or a worker splitting a document). */
 export function jobDefaults(config: Config) {
@@ -66,21 +65,26 @@ export interface DeadLetter {
 export class IngestQueue {
   readonly queue: Queue;
   readonly deadLetters: Queue;
-  private readonly connection: Redis;
+  private readonly connection: QueueConnection;
 
+  /** On `url` when given, else where the config puts the queue (see queueTarget). */
   constructor(
     private readonly config: Config,
     private readonly jobs: JobStore,
-    url = config.REDIS_URL,
+    url?: string,
   ) {
-    if (!url) throw new RagError(ErrorCode.INVALID_CONFIG, 'the job queue needs REDIS_URL');
-    this.connection = queueConnection(url);
+    const target = queueTarget(config, url);
+    if (!target)
+      throw new RagError(ErrorCode.INVALID_CONFIG, 'the job queue needs REDIS_URL or REDIS_CLUSTER_NODES');
+    this.connection = queueConnection(target);
     const name = config.AGENTIC_RAG_QUEUE_NAME;
+    const prefix = queuePrefix(target, name);
     this.queue = new Queue(name, {
       connection: this.connection,
+      prefix,
       defaultJobOptions: jobDefaults(config),
     });
-    this.deadLetters = new Queue(deadLetterQueueName(name), { connection: this.connection });
+    this.deadLetters = new Queue(deadLetterQueueName(name), { connection: this.connection, prefix });
     // BullMQ prints (console.error) the errors of a Queue nobody listens to: a Redis restart would
     // spray stack traces over the producer's output. Commands wait for the reconnect instead.
     for (const queue of [this.queue, this.deadLetters]) queue.on('error', () => {});

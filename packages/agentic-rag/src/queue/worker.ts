@@ -15,7 +15,7 @@ import {
 import { runningJob } from './job-context.js';
 import { Reconciler } from './reconciler.js';
 import { intentDocument, jobPayload, type IngestDocumentPayload, type StageJobPayload } from './payloads.js';
-import { assertNoEviction, queueConnection } from './redis.js';
+import { assertNoEviction, queueConnection, queuePrefix, queueTarget } from './redis.js';
 import { splitIntoStageJobs } from './stage-jobs.js';
 
 const tracer = trace.getTracer('agentic-rag');
@@ -72,18 +72,18 @@ export interface Superseded {
  * worker; the document is written in one transaction, so the retry finds either nothing or the
  * finished document, never half of it.
  */
-export async function startIngestWorker(
-  runtime: WorkerDeps,
-  url = runtime.config.REDIS_URL,
-): Promise<IngestWorker> {
+export async function startIngestWorker(runtime: WorkerDeps, url?: string): Promise<IngestWorker> {
   const { config, logger, jobs } = runtime;
-  if (!url) throw new Error('the worker needs REDIS_URL');
-  const connection = queueConnection(url);
+  const target = queueTarget(config, url);
+  if (!target) throw new Error('the worker needs REDIS_URL or REDIS_CLUSTER_NODES');
+  const connection = queueConnection(target);
   await assertNoEviction(connection, logger);
-  const deadLetters = new Queue(deadLetterQueueName(config.AGENTIC_RAG_QUEUE_NAME), { connection });
+  const prefix = queuePrefix(target, config.AGENTIC_RAG_QUEUE_NAME);
+  const deadLetters = new Queue(deadLetterQueueName(config.AGENTIC_RAG_QUEUE_NAME), { connection, prefix });
   // Where a big document's stage jobs go: the same queue, with the producer's retry policy.
   const queue = new Queue(config.AGENTIC_RAG_QUEUE_NAME, {
     connection,
+    prefix,
     defaultJobOptions: jobDefaults(config),
   });
   // BullMQ prints the errors of a Queue nobody listens to; the worker's listener below already
@@ -212,6 +212,7 @@ export async function startIngestWorker(
 
   const worker = new Worker(config.AGENTIC_RAG_QUEUE_NAME, handle, {
     connection,
+    prefix,
     concurrency: config.AGENTIC_RAG_WORKER_CONCURRENCY,
     // A killed worker's lock lapses after lockDuration and the next stalled check hands its job
     // to another worker; a live worker renews its lock every lockDuration / 2.

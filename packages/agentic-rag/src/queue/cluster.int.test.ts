@@ -1,0 +1,179 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  faultFixtures,
+  redisCli,
+  startEmbeddingServer,
+  startRedisCluster,
+  truthSummary,
+  until,
+  type Fixture,
+  type Intended,
+  type RedisCluster,
+} from '../../../../test/fault-harness.js';
+import { PostgresSql } from '../db/index.js';
+import { silentLogger } from '../telemetry/index.js';
+import { assertNoEviction, queueConnection } from './redis.js';
+
+const DATABASE_URL = process.env.TEST_DATABASE_URL;
+const REDIS_URL = process.env.REDIS_URL;
+
+/**
+ * The job queue on a real 3-master Redis Cluster this suite makes itself (redis-server with
+ * cluster-enabled + redis-cli --cluster create, no Docker), with real `pnpm worker` processes that
+ * have REDIS_CLUSTER_NODES and no REDIS_URL. The queue's prefix is a hash tag of its name, so all
+ * of its keys (and its dead letters') sit in one slot, on one node.
+ */
+describe.runIf(DATABASE_URL && REDIS_URL)('the ingest queue on a Redis Cluster', () => {
+  let sql: PostgresSql;
+  let embeddings: Awaited<ReturnType<typeof startEmbeddingServer>>;
+  let cluster: RedisCluster;
+  let clusterDir: string;
+  const cleanups: Array<() => Promise<void>> = [];
+
+  beforeAll(async () => {
+    sql = new PostgresSql({ connectionString: DATABASE_URL!, maxConnections: 4 });
+    embeddings = await startEmbeddingServer();
+    clusterDir = await mkdtemp(path.join(os.tmpdir(), 'rag-cluster-'));
+    cluster = await startRedisCluster(clusterDir);
+  });
+
+  afterEach(async () => {
+    const errors: unknown[] = [];
+    while (cleanups.length > 0) await cleanups.pop()!().catch((error: unknown) => errors.push(error));
+    if (errors.length > 0) throw errors[0];
+  });
+
+  afterAll(async () => {
+    await cluster?.stop();
+    if (clusterDir) await rm(clusterDir, { recursive: true, force: true });
+    await embeddings?.close();
+    await sql?.close();
+  });
+
+  const fixture = faultFixtures({
+    sql: () => sql,
+    embeddings: () => embeddings,
+    cleanups,
+    databaseUrl: DATABASE_URL!,
+    redisUrl: REDIS_URL!,
+  });
+
+  const documentCount = async (workspace: string) =>
+    (
+      await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM rag_documents WHERE workspace_id = $1', [
+        workspace,
+      ])
+    ).rows[0]!.n;
+
+  /** `count` inline documents, each with a marker no other one contains. */
+  const inlineDocuments = (count: number, text: string, from = 0): Array<Intended & { text: string }> =>
+    Array.from({ length: count }, (_, offset) => ({
+      sourcePath: `notes/doc-${from + offset}.md`,
+      text: `Document ${from + offset} ${text} MARK${from + offset}Z.`,
+    }));
+
+  async function enqueueAll(f: Fixture, documents: ReadonlyArray<Intended & { text: string }>) {
+    const ids: string[] = [];
+    for (const document of documents)
+      ids.push(await f.queue.enqueueInline(f.workspace, document.sourcePath, `# Doc\n\n${document.text}\n`));
+    return ids;
+  }
+
+  const clean = { lost: 0, duplicated: 0, stale: 0 };
+
+  it('checks every master for noeviction', async () => {
+    const connection = queueConnection({ clusterNodes: cluster.nodes });
+    const last = cluster.nodes.at(-1)!;
+    try {
+      await expect(assertNoEviction(connection, silentLogger)).resolves.toBeUndefined();
+      const port = last.split(':')[1]!;
+      await redisCli(['-p', port, 'config', 'set', 'maxmemory-policy', 'allkeys-lru']);
+      await expect(assertNoEviction(connection, silentLogger)).rejects.toMatchObject({
+        code: 'INVALID_CONFIG',
+        message: expect.stringContaining(`(node ${last}) has maxmemory-policy allkeys-lru`),
+      });
+      await redisCli(['-p', port, 'config', 'set', 'maxmemory-policy', 'noeviction']);
+    } finally {
+      connection.disconnect();
+    }
+  });
+
+  it('stores 30 documents once with two workers, one of them SIGKILLed mid-run', async () => {
+    const f = await fixture({ clusterNodes: cluster.nodes });
+    expect(f.env.REDIS_URL).toBeUndefined();
+    const files = Array.from({ length: 10 }, (_, index) => ({
+      sourcePath: `corpus/file-${index}.md`,
+      text: `File ${index} takes a PAUSE to embed FILE${index}Z.`,
+    }));
+    for (const [index, file] of files.entries())
+      await f.write(`file-${index}.md`, `# File\n\n${file.text}\n`);
+    const documents = [...inlineDocuments(20, 'takes a PAUSE to embed'), ...files];
+    const [doomed, survivor] = await Promise.all([f.startWorker(), f.startWorker()]);
+    const ids = await enqueueAll(f, documents.slice(0, 20));
+    ids.push(...(await f.queue.enqueueFolder(f.workspace, f.corpus)).ids);
+    expect(ids).toHaveLength(30);
+
+    // Every key of the queue is in its hash tag's slot: one node holds them all.
+    const keys = await cluster.keysByNode(`{${f.env.AGENTIC_RAG_QUEUE_NAME}}*`);
+    console.log(`[cluster] keys of queue {${f.env.AGENTIC_RAG_QUEUE_NAME}} by node: ${JSON.stringify(keys)}`);
+    expect(Object.values(keys).filter((count) => count > 0)).toHaveLength(1);
+
+    await until(
+      () => doomed!.events('job-completed').length >= 2,
+      30_000,
+      () => 'the doomed worker to complete 2 jobs',
+    );
+    await doomed!.kill();
+    const storedBefore = await documentCount(f.workspace);
+    expect(storedBefore).toBeLessThan(30);
+    expect(await f.queue.waitFor(ids, undefined, 60_000)).toEqual({ completed: 30, dead: 0 });
+
+    const truth = await truthSummary(
+      sql,
+      `cluster: worker SIGKILLed mid-run (${storedBefore} stored before the kill)`,
+      f.workspace,
+      documents,
+      [],
+    );
+    expect(truth).toEqual({ expected: 30, stored: 30, ...clean });
+    expect(survivor!.events('job-completed').length).toBeGreaterThan(0);
+    expect(survivor!.stray()).toEqual([]);
+  }, 90_000);
+
+  it('documents per second through the cluster and through the single Redis, 1 and 2 workers', async () => {
+    const rates: Record<string, { one: number; two: number }> = {};
+    for (const backend of ['cluster', 'single'] as const) {
+      const f = await fixture(backend === 'cluster' ? { clusterNodes: cluster.nodes } : {});
+      const timed = async (from: number) => {
+        const documents = inlineDocuments(40, `is timed on the ${backend} Redis`, from);
+        const started = performance.now();
+        const ids = await enqueueAll(f, documents);
+        expect(await f.queue.waitFor(ids, undefined, 30_000)).toEqual({ completed: 40, dead: 0 });
+        return Math.round((40 / ((performance.now() - started) / 1000)) * 10) / 10;
+      };
+      await f.startWorker();
+      const one = await timed(0);
+      await f.startWorker();
+      const two = await timed(40);
+      const truth = await truthSummary(
+        sql,
+        `throughput on the ${backend} Redis`,
+        f.workspace,
+        inlineDocuments(80, `is timed on the ${backend} Redis`),
+        [],
+      );
+      expect(truth).toEqual({ expected: 80, stored: 80, ...clean });
+      rates[backend] = { one, two };
+      // This backend's workers stop before the next one's are timed.
+      while (cleanups.length > 0) await cleanups.pop()!();
+    }
+    console.log(
+      `[cluster] documents/s (40 inline documents, concurrency 2 per worker): ` +
+        `cluster 1 worker ${rates.cluster!.one}, 2 workers ${rates.cluster!.two}; ` +
+        `single Redis 1 worker ${rates.single!.one}, 2 workers ${rates.single!.two}`,
+    );
+  }, 90_000);
+});
