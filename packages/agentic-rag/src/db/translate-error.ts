@@ -1,6 +1,7 @@
 import { ErrorCode, RagError } from '../errors/index.js';
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE']);
+// ENOENT: a local socket (the embedded database's server) that is not there.
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'ENOENT']);
 /** Server busy or starting: too_many_connections, cannot_connect_now, admin/crash shutdown. */
 const UNAVAILABLE_SQLSTATES = new Set(['53300', '57P01', '57P02', '57P03']);
 /** serialization_failure, deadlock_detected: the same transaction run again normally succeeds. */

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -142,6 +142,58 @@ describe('the embedded database server', () => {
     );
     expect(after.rows[0]!.n).toBe(0);
   }, 60_000);
+});
+
+describe('the embedded database when its owner goes away', () => {
+  let root: string;
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'rag-embedded-owner-'));
+  });
+
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('takes the directory over in a client whose owner was killed, and serves the next process', async () => {
+    const dataDir = path.join(root, 'pglite');
+    // The owner is another process that stays up until it is killed.
+    const owner = spawn(
+      process.execPath,
+      [
+        '--import',
+        TSX_LOADER,
+        '--input-type=module',
+        '-e',
+        `import { openEmbedded } from ${JSON.stringify(OPEN_EMBEDDED)};
+         const sql = await openEmbedded(${JSON.stringify(dataDir)});
+         await sql.query('CREATE TABLE kept (n integer)');
+         await sql.query('INSERT INTO kept VALUES (1)');
+         process.stdout.write('ready');
+         setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((resolve, reject) => {
+      owner.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
+      owner.once('exit', (code) => reject(new Error(`the owner exited with ${code}`)));
+    });
+    const client = await openEmbedded(dataDir);
+    try {
+      expect((await client.query('SELECT n FROM kept')).rows).toEqual([{ n: 1 }]);
+      const gone = new Promise((resolve) => owner.once('exit', resolve));
+      owner.kill('SIGKILL');
+      await gone;
+      // The next call finds no server, takes the lock of the dead owner and serves itself.
+      await client.query('INSERT INTO kept VALUES (2)');
+      expect((await client.query('SELECT n FROM kept ORDER BY n')).rows).toEqual([{ n: 1 }, { n: 2 }]);
+      // A newcomer is now this process's client.
+      expect(await otherProcess(dataDir, ['SELECT count(*)::int AS n FROM kept'])).toEqual([{ n: 2 }]);
+    } finally {
+      await client.close();
+      if (owner.exitCode === null && owner.signalCode === null) owner.kill('SIGKILL');
+    }
+  }, 90_000);
 });
 
 describe('an embedded data directory that cannot be opened', () => {

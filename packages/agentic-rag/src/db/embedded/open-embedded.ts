@@ -6,6 +6,7 @@ import { PostgresSql } from '../postgres.js';
 import type { Sql } from '../sql.js';
 import { assertDataDirOpens } from './data-dir-check.js';
 import { EmbeddedServer } from './embedded-server.js';
+import { EmbeddedSql } from './embedded-sql.js';
 import { SOCKET_FILE, socketDirFor } from './socket.js';
 
 export interface OpenEmbeddedOptions {
@@ -23,6 +24,11 @@ export interface OpenEmbeddedOptions {
  * carries every query.
  */
 export async function openEmbedded(dataDir: string, options: OpenEmbeddedOptions = {}): Promise<Sql> {
+  return new EmbeddedSql(await connectEmbedded(dataDir, options), () => connectEmbedded(dataDir, options));
+}
+
+/** Owner or client, whichever this process can be right now. */
+async function connectEmbedded(dataDir: string, options: OpenEmbeddedOptions): Promise<PostgresSql> {
   const socketDir = socketDirFor(dataDir);
   const maxConnections = options.maxConnections ?? 4;
   const deadline = Date.now() + (options.connectTimeoutMs ?? 30_000);
