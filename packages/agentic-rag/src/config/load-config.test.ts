@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { loadConfig, redactConfig, type Env } from './load-config.js';
@@ -23,7 +24,7 @@ describe('loadConfig defaults', () => {
     ['PORT', 4000],
     ['DATA_DIR', '.data'],
     ['LOG_LEVEL', 'info'],
-    ['DATABASE_POOL_MAX', 10],
+    ['DATABASE_POOL_MAX', Math.min(10, Math.max(2, 2 * os.availableParallelism()))],
     ['NEO4J_USER', 'neo4j'],
     ['AGENTIC_RAG_ENABLED', true],
     ['AGENTIC_RAG_WORKSPACE', 'demo'],
