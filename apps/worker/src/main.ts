@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   const logger = createJsonLogger({ level: config.LOG_LEVEL, write: (line) => process.stdout.write(line) });
   if (!config.REDIS_URL && !config.REDIS_CLUSTER_NODES) {
     process.stderr.write(
-      'pnpm worker needs REDIS_URL (without it, ingestion runs inline: pnpm rag:ingest)\n',
+      'pnpm worker needs REDIS_URL or REDIS_CLUSTER_NODES (without a queue, ingestion runs inline: pnpm rag:ingest)\n',
     );
     process.exit(2);
   }

@@ -243,9 +243,15 @@ export class IngestQueue {
     return queueCounts(this.queue, this.deadLetters);
   }
 
+  /**
+   * Gives up on every dead letter: the queue forgets them, and their rag_jobs rows become
+   * `failed` (finished), so `resumeIngest` no longer takes them for dead letters Redis lost.
+   */
   async purgeDeadLetters(): Promise<number> {
+    const letters = await this.listDeadLetters(1_000_000);
     const count = await this.deadLetters.count();
     await this.deadLetters.drain(true);
+    await this.jobs.givenUp(letters.map((letter) => letter.id));
     return count;
   }
 

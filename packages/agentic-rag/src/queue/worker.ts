@@ -1,6 +1,6 @@
 import { context, propagation, SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
 import { Queue, UnrecoverableError, WaitingChildrenError, Worker, type Job } from 'bullmq';
-import { ErrorCode, toRagError } from '../errors/index.js';
+import { ErrorCode, RagError, toRagError } from '../errors/index.js';
 import type { Config } from '../config/index.js';
 import type { IngestPipeline, IngestSummary } from '../ingest/index.js';
 import { withIntent, type JobStore } from '../store/index.js';
@@ -146,7 +146,12 @@ export async function startIngestWorker(runtime: WorkerDeps, url?: string): Prom
         // A failed item that names itself (`file#piece`: a knowledge piece refused for a secret)
         // is reported in the result while the rest of the file is stored: the job did its work.
         // A failure that names the file itself (unparseable, unreadable, a bad line) fails it.
-        // A document deleted or re-asked since the job was queued (SUPERSEDED) is no failure.
+        // A document deleted or re-asked since the job was queued (SUPERSEDED) is no failure: an
+        // inline ingest reports it per document, and such a job ends as a file job does.
+        const superseded = summary.failures.find((candidate) => candidate.code === ErrorCode.SUPERSEDED);
+        if (superseded && summary.failures.length === 1 && summary.chunks === 0) {
+          throw new RagError(ErrorCode.SUPERSEDED, superseded.message);
+        }
         const failure = summary.failures.find(
           (candidate) => !candidate.sourcePath.includes('#') && candidate.code !== ErrorCode.SUPERSEDED,
         );

@@ -132,6 +132,17 @@ export class JobStore {
     return result.rows.map(toRecord);
   }
 
+  /** Dead jobs whose dead letters were purged: finished as failed, their inline text dropped. */
+  async givenUp(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.sql.query(
+      `UPDATE rag_jobs SET status = 'failed', inline_content = NULL, updated_at = now(),
+              error = coalesce(error, '') || ' (dead letter purged)'
+       WHERE id = ANY($1::text[]) AND status = 'dead'`,
+      [[...ids]],
+    );
+  }
+
   /** A workspace's dead jobs (ingests that used up their attempts or could not be run). */
   async dead(workspaceId: string): Promise<JobRecord[]> {
     const result = await this.sql.query<JobRow>(
