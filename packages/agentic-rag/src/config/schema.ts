@@ -125,7 +125,7 @@ export const configSchema = z.object({
   REDIS_CLUSTER_NODES: z
     .string()
     .transform((value) => commaList(value))
-    .pipe(z.array(z.string().regex(/^[A-Za-z0-9.\-]+:\d{1,5}$/)).min(1))
+    .pipe(z.array(z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$/)).min(1))
     .optional()
     .describe('comma-separated host:port seed nodes of a Redis Cluster'),
   NEO4J_URI: url(['neo4j', 'neo4j+s', 'neo4j+ssc', 'bolt', 'bolt+s', 'bolt+ssc']),

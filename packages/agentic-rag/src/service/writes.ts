@@ -164,7 +164,10 @@ export async function resumeIngest(
 
 export function queueOf(runtime: RagRuntime) {
   if (!runtime.queue) {
-    throw new RagError(ErrorCode.INVALID_INPUT, 'there is no job queue on this deployment (set REDIS_URL or REDIS_CLUSTER_NODES)');
+    throw new RagError(
+      ErrorCode.INVALID_INPUT,
+      'there is no job queue on this deployment (set REDIS_URL or REDIS_CLUSTER_NODES)',
+    );
   }
   return runtime.queue;
 }
