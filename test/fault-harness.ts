@@ -6,7 +6,14 @@ import { connect, createServer as createTcpServer, type AddressInfo, type Socket
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { IngestQueue, JobStore, loadConfig, type Sql } from '../packages/agentic-rag/src/index.js';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import {
+  IngestQueue,
+  JobStore,
+  loadConfig,
+  PostgresSql,
+  type Sql,
+} from '../packages/agentic-rag/src/index.js';
 import { uniqueWorkspace } from './backends.js';
 
 /**
@@ -381,6 +388,32 @@ export interface FixtureOptions {
 }
 
 export type Fixture = Awaited<ReturnType<ReturnType<typeof faultFixtures>>>;
+
+/**
+ * A fault suite's shared state, with the hooks that make and remove it: one Postgres pool and one
+ * embedding server for the file, and the per-test cleanups run after each test (last to first,
+ * each whatever the others did). Call it at the top of a `describe`.
+ */
+export function useFaultSuite(options: { databaseUrl: string; redisUrl: string }) {
+  let sql: PostgresSql | undefined;
+  let embeddings: EmbeddingServer | undefined;
+  const cleanups: Array<() => Promise<void>> = [];
+  beforeAll(async () => {
+    sql = new PostgresSql({ connectionString: options.databaseUrl, maxConnections: 4 });
+    embeddings = await startEmbeddingServer();
+  });
+  afterEach(async () => {
+    const errors: unknown[] = [];
+    while (cleanups.length > 0) await cleanups.pop()!().catch((error: unknown) => errors.push(error));
+    if (errors.length > 0) throw errors[0];
+  });
+  afterAll(async () => {
+    await embeddings?.close();
+    await sql?.close();
+  });
+  const suite = { sql: () => sql!, embeddings: () => embeddings!, cleanups, ...options };
+  return { ...suite, fixture: faultFixtures(suite) };
+}
 
 /**
  * The per-test fixture: one queue, workspace, embedding model and corpus folder, all removed

@@ -1,12 +1,11 @@
-import { PostgresSql } from '@agentic-rag/core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { PostgresSql } from '@agentic-rag/core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  faultFixtures,
+  type ApiProcess,
   spawnApi,
-  startEmbeddingServer,
   truthSummary,
   until,
-  type ApiProcess,
+  useFaultSuite,
 } from '../../../test/fault-harness.js';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -46,32 +45,11 @@ const LIST = `query($workspaceId: ID!) {
  * Whichever API takes a write, both read it, and both workers take a share of the jobs.
  */
 describe.runIf(DATABASE_URL && REDIS_URL)('two API processes and two workers on one Postgres', () => {
+  const suite = useFaultSuite({ databaseUrl: DATABASE_URL!, redisUrl: REDIS_URL! });
+  const { fixture, cleanups } = suite;
   let sql: PostgresSql;
-  let embeddings: Awaited<ReturnType<typeof startEmbeddingServer>>;
-  const cleanups: Array<() => Promise<void>> = [];
-
-  beforeAll(async () => {
-    sql = new PostgresSql({ connectionString: DATABASE_URL!, maxConnections: 4 });
-    embeddings = await startEmbeddingServer();
-  });
-
-  afterEach(async () => {
-    const errors: unknown[] = [];
-    while (cleanups.length > 0) await cleanups.pop()!().catch((error: unknown) => errors.push(error));
-    if (errors.length > 0) throw errors[0];
-  });
-
-  afterAll(async () => {
-    await embeddings?.close();
-    await sql?.close();
-  });
-
-  const fixture = faultFixtures({
-    sql: () => sql,
-    embeddings: () => embeddings,
-    cleanups,
-    databaseUrl: DATABASE_URL!,
-    redisUrl: REDIS_URL!,
+  beforeAll(() => {
+    sql = suite.sql();
   });
 
   it('stores 40 documents sent to either API once, and both APIs answer from all of them', async () => {

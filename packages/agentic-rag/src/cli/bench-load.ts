@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { seededRandom } from '../bench/index.js';
 import { PostgresSql } from '../db/index.js';
 import { percentile } from '../eval/index.js';
-import { cliConfig, EXIT, runCli } from './cli-support.js';
+import { childEnvironment, cliConfig, EXIT, runCli } from './cli-support.js';
 
 const HELP = `Usage: pnpm bench:load [options]
 
@@ -116,18 +116,19 @@ async function emptyScratchDatabase(serverUrl: string): Promise<string> {
 
 /** `pnpm start` on its own data, ready once it logged api-ready; stopped with SIGTERM. */
 async function startApi(dataDir: string, databaseUrl: string | null) {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of Object.keys(env))
-    if (/^(DATABASE_|REDIS_URL|CACHE_REDIS_URL|NEO4J_|AGENTIC_RAG_|RATE_LIMIT_)/.test(key)) delete env[key];
-  Object.assign(env, {
-    DATA_DIR: dataDir,
-    PORT: '0',
-    LOG_LEVEL: 'info',
-    AGENTIC_RAG_CACHE: 'false',
-    RATE_LIMIT_PER_SECOND: '0',
-    AGENTIC_RAG_CORPUS_DIR: path.join(REPO, 'simulated_ingestion'),
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-  });
+  // The API under test gets its own data and settings, never the caller's database or queue.
+  const env = childEnvironment(
+    {
+      DATA_DIR: dataDir,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      AGENTIC_RAG_CACHE: 'false',
+      RATE_LIMIT_PER_SECOND: '0',
+      AGENTIC_RAG_CORPUS_DIR: path.join(REPO, 'simulated_ingestion'),
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    },
+    { without: /^(DATABASE_|REDIS_URL|REDIS_CLUSTER_NODES|CACHE_REDIS_URL|NEO4J_|AGENTIC_RAG_|RATE_LIMIT_)/ },
+  );
   const child = spawn(process.execPath, ['--import', 'tsx', API_MAIN], { cwd: REPO, env });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -11,9 +11,15 @@ export function loadDotEnv(): void {
   if (existsSync('.env')) process.loadEnvFile('.env');
 }
 
-/** The environment for a child process this command starts: ours, with some variables set. */
-export function childEnvironment(overrides: Record<string, string>): NodeJS.ProcessEnv {
-  return { ...process.env, ...overrides };
+/** The environment for a child process this command starts: ours (less `without`), with some variables set. */
+export function childEnvironment(
+  overrides: Record<string, string>,
+  options: { without?: RegExp } = {},
+): NodeJS.ProcessEnv {
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !options.without?.test(name)),
+  );
+  return { ...inherited, ...overrides };
 }
 
 export function cliConfig(): Config {

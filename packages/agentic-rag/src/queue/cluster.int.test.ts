@@ -3,19 +3,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker, type Job } from 'bullmq';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  faultFixtures,
   redisCli,
-  startEmbeddingServer,
   startRedisCluster,
   truthSummary,
   until,
   type Fixture,
   type Intended,
   type RedisCluster,
+  useFaultSuite,
 } from '../../../../test/fault-harness.js';
-import { PostgresSql } from '../db/index.js';
+import type { PostgresSql } from '../db/index.js';
 import { JobStore } from '../store/index.js';
 import { silentLogger } from '../telemetry/index.js';
 import { Reconciler } from './reconciler.js';
@@ -31,38 +30,21 @@ const REDIS_URL = process.env.REDIS_URL;
  * of its keys (and its dead letters') sit in one slot, on one node.
  */
 describe.runIf(DATABASE_URL && REDIS_URL)('the ingest queue on a Redis Cluster', () => {
+  const suite = useFaultSuite({ databaseUrl: DATABASE_URL!, redisUrl: REDIS_URL! });
+  const { fixture, cleanups } = suite;
   let sql: PostgresSql;
-  let embeddings: Awaited<ReturnType<typeof startEmbeddingServer>>;
   let cluster: RedisCluster;
   let clusterDir: string;
-  const cleanups: Array<() => Promise<void>> = [];
 
   beforeAll(async () => {
-    sql = new PostgresSql({ connectionString: DATABASE_URL!, maxConnections: 4 });
-    embeddings = await startEmbeddingServer();
+    sql = suite.sql();
     clusterDir = await mkdtemp(path.join(os.tmpdir(), 'rag-cluster-'));
     cluster = await startRedisCluster(clusterDir);
-  });
-
-  afterEach(async () => {
-    const errors: unknown[] = [];
-    while (cleanups.length > 0) await cleanups.pop()!().catch((error: unknown) => errors.push(error));
-    if (errors.length > 0) throw errors[0];
   });
 
   afterAll(async () => {
     await cluster?.stop();
     if (clusterDir) await rm(clusterDir, { recursive: true, force: true });
-    await embeddings?.close();
-    await sql?.close();
-  });
-
-  const fixture = faultFixtures({
-    sql: () => sql,
-    embeddings: () => embeddings,
-    cleanups,
-    databaseUrl: DATABASE_URL!,
-    redisUrl: REDIS_URL!,
   });
 
   const documentCount = async (workspace: string) =>

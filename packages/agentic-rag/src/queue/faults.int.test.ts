@@ -1,21 +1,21 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import {
-  faultFixtures,
+  type EmbeddingServer,
   isSlow,
   sleep,
   sparePort,
-  startEmbeddingServer,
   startRedis,
   startTcpProxy,
   truthSummary,
   until,
+  useFaultSuite,
   type WorkerProcess,
 } from '../../../../test/fault-harness.js';
 import { loadConfig } from '../config/index.js';
-import { PostgresSql } from '../db/index.js';
+import type { PostgresSql } from '../db/index.js';
 import { stableChunkId } from '../ingest/index.js';
 import { createRuntime } from '../runtime/index.js';
 import { JobStore } from '../store/index.js';
@@ -30,34 +30,15 @@ type ChunkRow = { source_path: string; chunk_id: string; chunk_index: number; te
 >;
 
 describe.runIf(DATABASE_URL && REDIS_URL)('the ingest queue under faults (real worker processes)', () => {
+  const suite = useFaultSuite({ databaseUrl: DATABASE_URL!, redisUrl: REDIS_URL! });
+  const { fixture, cleanups } = suite;
   let sql: PostgresSql;
   let jobs: JobStore;
-  let embeddings: Awaited<ReturnType<typeof startEmbeddingServer>>;
-  const cleanups: Array<() => Promise<void>> = [];
-
-  beforeAll(async () => {
-    sql = new PostgresSql({ connectionString: DATABASE_URL!, maxConnections: 4 });
+  let embeddings: EmbeddingServer;
+  beforeAll(() => {
+    sql = suite.sql();
+    embeddings = suite.embeddings();
     jobs = new JobStore(sql);
-    embeddings = await startEmbeddingServer();
-  });
-
-  afterEach(async () => {
-    const errors: unknown[] = [];
-    while (cleanups.length > 0) await cleanups.pop()!().catch((error: unknown) => errors.push(error));
-    if (errors.length > 0) throw errors[0];
-  });
-
-  afterAll(async () => {
-    await embeddings?.close();
-    await sql?.close();
-  });
-
-  const fixture = faultFixtures({
-    sql: () => sql,
-    embeddings: () => embeddings,
-    cleanups,
-    databaseUrl: DATABASE_URL!,
-    redisUrl: REDIS_URL!,
   });
 
   async function documentCount(workspace: string): Promise<number> {

@@ -2,22 +2,22 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  faultFixtures,
+  type EmbeddingServer,
+  type Fixture,
+  type Intended,
   isSlow,
+  type RedisProcess,
   sleep,
   sparePort,
-  startEmbeddingServer,
   startRedis,
   startTcpProxy,
   truthSummary,
   until,
-  type Fixture,
-  type Intended,
-  type RedisProcess,
+  useFaultSuite,
 } from '../../../../test/fault-harness.js';
-import { PostgresSql } from '../db/index.js';
+import type { PostgresSql } from '../db/index.js';
 import { CorpusStore } from '../store/index.js';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -27,34 +27,15 @@ const REDIS_URL = process.env.REDIS_URL;
 describe.runIf(DATABASE_URL && REDIS_URL)(
   'rag_jobs is the truth under faults (real worker processes)',
   () => {
+    const suite = useFaultSuite({ databaseUrl: DATABASE_URL!, redisUrl: REDIS_URL! });
+    const { fixture, cleanups } = suite;
     let sql: PostgresSql;
     let store: CorpusStore;
-    let embeddings: Awaited<ReturnType<typeof startEmbeddingServer>>;
-    const cleanups: Array<() => Promise<void>> = [];
-
-    beforeAll(async () => {
-      sql = new PostgresSql({ connectionString: DATABASE_URL!, maxConnections: 4 });
+    let embeddings: EmbeddingServer;
+    beforeAll(() => {
+      sql = suite.sql();
+      embeddings = suite.embeddings();
       store = new CorpusStore(sql);
-      embeddings = await startEmbeddingServer();
-    });
-
-    afterEach(async () => {
-      const errors: unknown[] = [];
-      while (cleanups.length > 0) await cleanups.pop()!().catch((error: unknown) => errors.push(error));
-      if (errors.length > 0) throw errors[0];
-    });
-
-    afterAll(async () => {
-      await embeddings?.close();
-      await sql?.close();
-    });
-
-    const fixture = faultFixtures({
-      sql: () => sql,
-      embeddings: () => embeddings,
-      cleanups,
-      databaseUrl: DATABASE_URL!,
-      redisUrl: REDIS_URL!,
     });
 
     /** A private redis-server (this suite flushes and kills Redis; the shared one is left alone). */
