@@ -92,7 +92,8 @@ describe('MCP server over streamable HTTP', () => {
   });
 
   it('searches and finds endpoints over HTTP as over stdio', async () => {
-    const search = await call('kb_search', { query: 'create a location', top_k: 2 });
+    // min_corpus_version: a client holding a write's version reads at least that version.
+    const search = await call('kb_search', { query: 'create a location', top_k: 2, min_corpus_version: 1 });
     expect(search.isError ?? false).toBe(false);
     expect((search.structuredContent as Json).results[0]).toMatchObject({
       sourceId: `${SPEC}#paths/locations/post`,

@@ -45,6 +45,8 @@ describe('MCP tool arguments', () => {
     ],
     ['get_entity', { id: 'no-colon' }, 'entity id "no-colon" is not of the form Type:name'],
     ['rag_answer', { query: 'x', use_hyde: 'yes' }, 'use_hyde: '],
+    ['kb_search', { query: 'x', min_corpus_version: -1 }, 'min_corpus_version must be an integer from 0'],
+    ['rag_answer', { query: 'x', min_corpus_version: 1.5 }, 'min_corpus_version must be an integer from 0'],
     ['kb_search', { query: 'x', workspace: 'white space' }, 'workspaceId must be letters, digits'],
   ])('%s %j is INVALID_INPUT: %s', async (name, args, message) => {
     const result = await toolbox().call(name, args, signal, identify);

@@ -118,6 +118,10 @@ export function mcpTools(config: Config): McpTool[] {
   const tool = <Shape extends z.ZodRawShape>(definition: ToolDefinition<Shape>) =>
     defineTool(definition, workspace);
   const topK = integer('top_k', 1, 50).default(config.AGENTIC_RAG_TOPK);
+  // Read-your-writes across API processes and replicas: the corpusVersion a write returned.
+  const minCorpusVersion = integer('min_corpus_version', 0, Number.MAX_SAFE_INTEGER)
+    .optional()
+    .describe('read at least this corpus version (the corpusVersion an ingest or delete returned)');
 
   const kbSearch = tool({
     name: 'kb_search',
@@ -130,12 +134,16 @@ export function mcpTools(config: Config): McpTool[] {
       query: text('query', MAX_QUERY_LENGTH).describe('what to look for, in plain words'),
       top_k: topK.describe('number of snippets'),
       filters,
+      min_corpus_version: minCorpusVersion,
     },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    async run({ query, top_k, filters }, { service, caller, workspaceId, signal, logger }) {
+    async run(
+      { query, top_k, filters, min_corpus_version },
+      { service, caller, workspaceId, signal, logger },
+    ) {
       const result = await service.search(
         caller,
-        { workspaceId, query, k: top_k, filters },
+        { workspaceId, query, k: top_k, filters, minCorpusVersion: min_corpus_version },
         { signal, logger },
       );
       return {
@@ -353,6 +361,7 @@ export function mcpTools(config: Config): McpTool[] {
         .optional()
         .describe(`let the answer use calc and lookup (default ${config.AGENTIC_RAG_USE_TOOLS})`),
       filters,
+      min_corpus_version: minCorpusVersion,
     },
     annotations: {
       readOnlyHint: true,
@@ -360,7 +369,7 @@ export function mcpTools(config: Config): McpTool[] {
       openWorldHint: config.AGENTIC_RAG_ENABLE_HTTP_FETCH,
     },
     async run(
-      { query, top_k, use_hyde, use_tools, filters },
+      { query, top_k, use_hyde, use_tools, filters, min_corpus_version },
       { service, caller, workspaceId, signal, logger },
     ) {
       const answer = await service.answer(
@@ -370,6 +379,7 @@ export function mcpTools(config: Config): McpTool[] {
           workspaceId,
           topK: top_k,
           filters,
+          minCorpusVersion: min_corpus_version,
           ...(use_hyde !== undefined ? { useHyde: use_hyde } : {}),
           ...(use_tools !== undefined ? { useTools: use_tools } : {}),
         },

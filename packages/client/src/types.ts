@@ -28,6 +28,11 @@ export interface RagAnswerInput {
   useHyde?: boolean;
   useTools?: boolean;
   filters?: Record<string, unknown>;
+  /**
+   * Read at least this corpus version: pass the corpusVersion an ingest or delete returned to read
+   * your own write through another API process or a replica.
+   */
+  minCorpusVersion?: number;
 }
 
 export interface SearchHit {
@@ -48,6 +53,11 @@ export interface SearchInput {
   workspaceId?: string;
   k?: number;
   filters?: Record<string, unknown>;
+  /**
+   * Read at least this corpus version: pass the corpusVersion an ingest or delete returned to read
+   * your own write through another API process or a replica.
+   */
+  minCorpusVersion?: number;
 }
 
 export interface SearchResult {
