@@ -45,7 +45,7 @@ describe.runIf(process.env.REDIS_URL)('GraphQL ingestion through the queue', () 
   };
   const settled = async (id: string) => {
     for (let attempt = 0; attempt < 100; attempt++) {
-      const { data } = await graphql(`{ job(id: "${id}") { status attempts error } }`);
+      const { data } = await graphql(`{ job(id: "${id}") { status attempts error corpusVersion } }`);
       if (data!.job.status === 'completed' || data!.job.status === 'dead') return data!.job;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -94,7 +94,12 @@ describe.runIf(process.env.REDIS_URL)('GraphQL ingestion through the queue', () 
       { id: expect.stringMatching(/^[0-9a-f]{64}$/), status: 'queued', kind: 'ingest-document' },
     ]);
     const id = data!.ingestDocuments.jobs[0].id;
-    expect(await settled(id)).toMatchObject({ status: 'completed', attempts: 1 });
+    const job = await settled(id);
+    expect(job).toMatchObject({ status: 'completed', attempts: 1 });
+    // The version the worker's write left, for a client to read its write with minCorpusVersion.
+    const corpus = await graphql(`{ corpus(workspaceId: "${ws}") { version } }`);
+    expect(job.corpusVersion).toBe(corpus.data!.corpus.version);
+    expect(job.corpusVersion).toBeGreaterThan(0);
     // Each stage was filed under the job, and moved its progress to the end.
     const stages = await runtime.sql.query(
       'SELECT source_path, stage, job_id FROM rag_ingest_stages WHERE workspace_id = $1',

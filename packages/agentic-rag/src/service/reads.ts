@@ -265,5 +265,9 @@ export async function job(service: RagService, caller: Caller, input: { id: unkn
   if (!found) return null;
   if (caller.scope !== '*' && (found.workspaceId === null || !inScope(caller, found.workspaceId)))
     return null;
-  return found;
+  // A worker's write, learnt here: this process's next reads of the workspace include it.
+  const corpusVersion = (found.result as { corpusVersion?: unknown } | null)?.corpusVersion;
+  if (found.workspaceId !== null && typeof corpusVersion === 'number')
+    service.runtime.corpusVersions.note(found.workspaceId, corpusVersion);
+  return { ...found, corpusVersion: typeof corpusVersion === 'number' ? corpusVersion : null };
 }

@@ -265,6 +265,8 @@ export type InlineDocumentInput = {
 export type Job = {
   __typename?: 'Job';
   attempts: Scalars['Int']['output'];
+  /** The corpus version a completed ingest left: pass it as minCorpusVersion to read the write. */
+  corpusVersion?: Maybe<Scalars['Int']['output']>;
   createdAt: Scalars['String']['output'];
   error?: Maybe<Scalars['String']['output']>;
   finishedAt?: Maybe<Scalars['String']['output']>;
@@ -1022,6 +1024,7 @@ export type JobResolvers<
   ParentType extends ResolversParentTypes['Job'] = ResolversParentTypes['Job'],
 > = {
   attempts?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  corpusVersion?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   finishedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
