@@ -1,7 +1,7 @@
 import { ErrorCode, RagError } from '../errors/index.js';
 import { loadSqlFile, type Sql, type SqlExecutor } from '../db/index.js';
 import type { GraphStore, SourceGraph } from '../graph/index.js';
-import { assertCurrentIntent, currentIntent, intendDeletion } from './intents.js';
+import { assertCurrentIntent, currentIntent, intendDeletion, intendDirectWrite } from './intents.js';
 import { addToStatistics, removeFromStatistics } from './statistics.js';
 import { assertWorkspaceId } from './workspace-id.js';
 
@@ -225,6 +225,7 @@ export class CorpusStore {
         // A queued job whose document was deleted or re-asked since stores nothing (SUPERSEDED).
         const intent = currentIntent();
         if (intent) await assertCurrentIntent(tx, input.workspaceId, intent);
+        else await intendDirectWrite(tx, input.workspaceId, input.sourceFile);
         await ensureWorkspace(tx, input.workspaceId);
         const upserted = await tx.query<{ id: number; inserted: boolean }>(
           UPSERT_DOCUMENT,

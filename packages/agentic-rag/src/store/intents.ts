@@ -56,6 +56,29 @@ export async function intendDeletion(
   );
 }
 
+/** The intent a write made outside any queued job leaves: "whatever was written directly". */
+const DIRECT = 'direct';
+
+/**
+ * A write outside the queue (the inline mode, `rag:ingest --inline`): a queued job of an earlier
+ * generation must not overwrite it, and a later enqueue, of any bytes, is a new job rather than
+ * the completed one of an earlier intent. Moves the generation once per run of direct writes.
+ */
+export async function intendDirectWrite(
+  tx: SqlExecutor,
+  workspaceId: string,
+  document: string,
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO rag_document_intents AS intent (workspace_id, document, generation, content_hash)
+     VALUES ($1, $2, 0, $3)
+     ON CONFLICT (workspace_id, document) DO UPDATE
+       SET generation = intent.generation + 1, content_hash = excluded.content_hash, updated_at = now()
+       WHERE intent.content_hash IS DISTINCT FROM excluded.content_hash`,
+    [workspaceId, document, DIRECT],
+  );
+}
+
 /**
  * Inside a write's transaction: throws SUPERSEDED when the document was deleted or asked for
  * other bytes after this job was queued. The shared lock makes a concurrent delete wait for the
