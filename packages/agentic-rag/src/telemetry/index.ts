@@ -3,6 +3,7 @@ export type { JsonLoggerOptions, LogFields, Logger, LogLevel } from './logger.js
 export {
   answersTotal,
   cacheLookups,
+  routedReads,
   graphqlOperationDuration,
   httpRequestDuration,
   ingestChunks,

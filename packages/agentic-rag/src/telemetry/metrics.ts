@@ -43,6 +43,13 @@ export const answersTotal = new Counter({
   registers: [metricsRegistry],
 });
 
+export const routedReads = new Counter({
+  name: 'agentic_rag_routed_reads_total',
+  help: 'Reads that asked for a corpus version, with DATABASE_READ_URL set: where they ran (replica, primary) and replica reads that failed over to the primary (fallback)',
+  labelNames: ['target'] as const,
+  registers: [metricsRegistry],
+});
+
 export const cacheLookups = new Counter({
   name: 'agentic_rag_cache_lookups_total',
   help: 'Cache lookups by cache (answer, embedding) and result (hit, miss, error)',

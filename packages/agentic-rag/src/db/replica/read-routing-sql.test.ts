@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode, RagError } from '../../errors/index.js';
+import { routedReads } from '../../telemetry/index.js';
 import type { QueryResult, Sql, SqlExecutor, SqlRow } from '../sql.js';
 import { CorpusVersions, withCorpusVersion } from './read-consistency.js';
 import { ReadRoutingSql } from './read-routing-sql.js';
@@ -41,6 +42,9 @@ function setup(replicaVersion: number) {
   return { primary, replica, sql, reads };
 }
 
+const routed = async (target: string) =>
+  (await routedReads.get()).values.find((value) => value.labels.target === target)?.value ?? 0;
+
 describe('ReadRoutingSql', () => {
   it.each([
     { replicaVersion: 7, needed: 0, side: 'replica' },
@@ -48,9 +52,12 @@ describe('ReadRoutingSql', () => {
     { replicaVersion: 7, needed: 8, side: 'primary' },
   ])('a read needing $needed with the replica at $replicaVersion goes to the $side', async (row) => {
     const { primary, replica, sql, reads } = setup(row.replicaVersion);
+    const before = await routed(row.side);
     await withCorpusVersion('ws', row.needed, () => sql.query('SELECT 1'));
     expect(reads(row.side === 'replica' ? replica : primary)).toHaveLength(1);
     expect(reads(row.side === 'replica' ? primary : replica)).toHaveLength(0);
+    // /metrics says where routed reads ran.
+    expect((await routed(row.side)) - before).toBe(1);
   });
 
   it('sends statements outside withCorpusVersion and scripts to the primary, and never asks the replica', async () => {

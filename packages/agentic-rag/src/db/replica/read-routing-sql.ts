@@ -1,5 +1,5 @@
 import { ErrorCode, toRagError } from '../../errors/index.js';
-import { silentLogger, type Logger } from '../../telemetry/index.js';
+import { routedReads, silentLogger, type Logger } from '../../telemetry/index.js';
 import type { QueryOptions, QueryResult, Sql, SqlBackend, SqlExecutor, SqlRow } from '../sql.js';
 import { currentReadConsistency, type ReadConsistency } from './read-consistency.js';
 
@@ -106,17 +106,20 @@ export class ReadRoutingSql implements Sql {
     const target = read ? await (read.decision ??= this.decide(read)) : 'primary';
     if (target === 'primary') {
       this.counts.primary += 1;
+      if (read) routedReads.inc({ target: 'primary' });
       return run(this.primary);
     }
     try {
       const result = await run(this.replica);
       this.counts.replica += 1;
+      routedReads.inc({ target: 'replica' });
       return result;
     } catch (error) {
       const failure = toRagError(error);
       if (failure.code === ErrorCode.ABORTED) throw failure;
       this.counts.fallbacks += 1;
       this.counts.primary += 1;
+      routedReads.inc({ target: 'fallback' });
       read!.decision = Promise.resolve('primary');
       if (failure.code === ErrorCode.STORE_UNAVAILABLE) this.markDown(failure);
       else if (failure.details?.sqlState !== READ_ONLY)
