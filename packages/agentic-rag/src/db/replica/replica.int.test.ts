@@ -1,11 +1,15 @@
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { appendFile, chown, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { appendFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  asPostgres,
+  canMakeClusters,
+  type Cluster,
+  clusterBase,
+  makePrimary,
+  makeReplica,
+  stopCluster,
+} from '../../../../../test/postgres-clusters.js';
 import { loadConfig } from '../../config/index.js';
 import { createRuntime, type RagRuntime } from '../../runtime/index.js';
 import { ANONYMOUS, RagService } from '../../service/index.js';
@@ -17,62 +21,6 @@ import { PostgresSql } from '../postgres.js';
  * spare ports under a temporary directory (the system cluster on 5432 is not touched). The primary
  * is migrated by createRuntime; the replica gets the schema by replication.
  */
-
-const BIN = '/usr/lib/postgresql/15/bin';
-const run = promisify(execFile);
-const canRun = existsSync(`${BIN}/initdb`) && existsSync(`${BIN}/pg_basebackup`) && process.getuid?.() === 0;
-
-/** Runs a PostgreSQL binary as the postgres user (initdb and postgres refuse root). */
-const asPostgres = (binary: string, ...args: string[]) =>
-  run('runuser', ['-u', 'postgres', '--', `${BIN}/${binary}`, ...args], { timeout: 60_000 });
-
-async function sparePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-interface Cluster {
-  dir: string;
-  port: number;
-  url: string;
-}
-
-const start = (cluster: Cluster) =>
-  asPostgres('pg_ctl', '-D', cluster.dir, '-l', `${cluster.dir}.log`, '-w', '-t', '60', 'start');
-const stop = (cluster: Cluster) => asPostgres('pg_ctl', '-D', cluster.dir, '-m', 'fast', '-w', 'stop');
-
-async function makeClusters(base: string): Promise<{ primary: Cluster; replica: Cluster }> {
-  const primary: Cluster = { dir: path.join(base, 'primary'), port: await sparePort(), url: '' };
-  const replica: Cluster = { dir: path.join(base, 'replica'), port: await sparePort(), url: '' };
-  // trust covers the replication lines initdb writes for local and 127.0.0.1.
-  await asPostgres('initdb', '-D', primary.dir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8');
-  const settings = (port: number) =>
-    [
-      `port = ${port}`,
-      `listen_addresses = '127.0.0.1'`,
-      `unix_socket_directories = '${base}'`,
-      'wal_level = replica',
-      'max_wal_senders = 4',
-      'fsync = off',
-      'max_connections = 60',
-      '',
-    ].join('\n');
-  await appendFile(path.join(primary.dir, 'postgresql.conf'), settings(primary.port));
-  await start(primary);
-  await asPostgres(
-    'pg_basebackup',
-    ...['-R', '-D', replica.dir, '-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres'],
-    ...['-X', 'stream', '-c', 'fast', '--no-sync'],
-  );
-  await appendFile(path.join(replica.dir, 'postgresql.conf'), settings(replica.port));
-  await start(replica);
-  for (const cluster of [primary, replica])
-    cluster.url = `postgres://postgres@127.0.0.1:${cluster.port}/postgres`;
-  return { primary, replica };
-}
 
 /** Waits until the replica has replayed everything the primary has written so far. */
 async function waitForReplay(primary: PostgresSql, replica: PostgresSql): Promise<void> {
@@ -92,7 +40,7 @@ async function waitForReplay(primary: PostgresSql, replica: PostgresSql): Promis
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 
-describe.runIf(canRun)('search on a streaming replica, read-your-writes by corpus version', () => {
+describe.runIf(canMakeClusters)('search on a streaming replica, read-your-writes by corpus version', () => {
   const workspaceId = `replica-${process.pid}`;
   let base: string;
   let primary: Cluster;
@@ -108,11 +56,9 @@ describe.runIf(canRun)('search on a streaming replica, read-your-writes by corpu
   let directService: RagService;
 
   beforeAll(async () => {
-    base = await mkdtemp(path.join(tmpdir(), 'rag-replica-'));
-    const { stdout } = await run('id', ['-u', 'postgres']);
-    const uid = Number(stdout.trim());
-    await chown(base, uid, uid);
-    ({ primary, replica } = await makeClusters(base));
+    base = await clusterBase('rag-replica-');
+    primary = await makePrimary(base);
+    replica = await makeReplica(base, primary);
     const config = loadConfig({
       DATABASE_URL: primary.url,
       DATABASE_READ_URL: replica.url,
@@ -134,7 +80,7 @@ describe.runIf(canRun)('search on a streaming replica, read-your-writes by corpu
   afterAll(async () => {
     for (const closable of [first, second, direct, primarySql, replicaSql])
       await closable?.close().catch(() => {});
-    for (const cluster of [replica, primary]) if (cluster) await stop(cluster).catch(() => {});
+    for (const cluster of [replica, primary]) if (cluster) await stopCluster(cluster).catch(() => {});
     if (base) await rm(base, { recursive: true, force: true });
   });
 
@@ -284,7 +230,7 @@ describe.runIf(canRun)('search on a streaming replica, read-your-writes by corpu
   });
 
   it('answers from the primary when the replica is down', async () => {
-    await stop(replica);
+    await stopCluster(replica);
     const fallbacks = second.readRouting!.stats();
     expect(await find(secondService, 'betamarker1')).toEqual(['beta-1.md']);
     expect(await find(secondService, 'alphamarker2')).toEqual(['alpha-2.md']);
