@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/index.js';
+import type { Logger } from '../telemetry/index.js';
 import { openEmbedded } from './embedded/index.js';
 import { PostgresSql } from './postgres.js';
 import type { Sql } from './sql.js';
@@ -11,6 +12,7 @@ import type { Sql } from './sql.js';
  */
 export async function openSql(
   config: Pick<Config, 'DATABASE_URL' | 'DATABASE_POOL_MAX' | 'DATA_DIR'>,
+  logger?: Logger,
 ): Promise<Sql> {
   if (config.DATABASE_URL) {
     return new PostgresSql({
@@ -20,5 +22,5 @@ export async function openSql(
   }
   const dataDir = path.resolve(config.DATA_DIR, 'pglite');
   await mkdir(dataDir, { recursive: true });
-  return openEmbedded(dataDir);
+  return openEmbedded(dataDir, logger ? { logger } : {});
 }

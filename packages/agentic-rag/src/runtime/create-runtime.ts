@@ -68,7 +68,7 @@ export interface CreateRuntimeOptions {
 export async function createRuntime(options: CreateRuntimeOptions): Promise<RagRuntime> {
   const { config } = options;
   const logger = options.logger ?? silentLogger;
-  const sql = options.sql ?? (await openSql(config));
+  const sql = options.sql ?? (await openSql(config, logger));
   let graph: GraphStore | null = null;
   let cache: AnswerCache | null = null;
   let queue: IngestQueue | null = null;

@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import path from 'node:path';
 import { ErrorCode, RagError } from '../../errors/index.js';
+import { silentLogger, type Logger } from '../../telemetry/index.js';
 import { tryAcquireDataDirLock } from '../data-dir-lock.js';
 import { PostgresSql } from '../postgres.js';
 import type { Sql } from '../sql.js';
@@ -14,6 +15,8 @@ export interface OpenEmbeddedOptions {
   maxConnections?: number;
   /** How long to wait for another process's server to accept (it may still be starting). */
   connectTimeoutMs?: number;
+  /** Told when this process starts serving the directory, and when it could not close it cleanly. */
+  logger?: Logger;
 }
 
 /**
@@ -30,6 +33,7 @@ export async function openEmbedded(dataDir: string, options: OpenEmbeddedOptions
 /** Owner or client, whichever this process can be right now. */
 async function connectEmbedded(dataDir: string, options: OpenEmbeddedOptions): Promise<PostgresSql> {
   const socketDir = socketDirFor(dataDir);
+  const logger = options.logger ?? silentLogger;
   const maxConnections = options.maxConnections ?? 4;
   const deadline = Date.now() + (options.connectTimeoutMs ?? 30_000);
   for (;;) {
@@ -38,12 +42,19 @@ async function connectEmbedded(dataDir: string, options: OpenEmbeddedOptions): P
       try {
         await assertDataDirOpens(dataDir);
         const server = await EmbeddedServer.start(dataDir);
+        logger.info('serving the embedded database', { event: 'embedded-serving', dataDir, socketDir });
         return new PostgresSql({
           socketDir,
           maxConnections,
           backend: 'pglite',
           onClose: async () => {
-            await server.stop();
+            const problem = await server.stop();
+            if (problem)
+              logger.warn('the embedded database was not closed cleanly', {
+                event: 'embedded-close-skipped',
+                dataDir,
+                reason: problem,
+              });
             await lock();
           },
         });
