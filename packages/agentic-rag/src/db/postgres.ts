@@ -105,6 +105,14 @@ export class PostgresSql implements Sql {
       throw translateDatabaseError(error);
     }
     let broken = false;
+    // A checked-out client is no longer covered by the pool's idle listener: a server that goes
+    // away between two statements of this transaction (a restart, an admin shutdown) would
+    // otherwise emit an unhandled 'error' and end the process. The statement in flight fails on
+    // its own; this only keeps the event from being fatal, and the client is not reused.
+    const onError = () => {
+      broken = true;
+    };
+    client.on('error', onError);
     try {
       await client.query(begin);
       const result = await work(new PgExecutor(client));
@@ -118,6 +126,7 @@ export class PostgresSql implements Sql {
       }
       throw translateDatabaseError(error);
     } finally {
+      client.off('error', onError);
       client.release(broken);
     }
   }

@@ -209,3 +209,25 @@ describe('connection failures', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 });
+
+describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('a Postgres connection lost mid-transaction', () => {
+  it('fails the transaction with STORE_UNAVAILABLE and leaves the process and the pool alive', async () => {
+    // What a server restart does to a worker between two statements of its write: the
+    // connection's 'error' event arrives while no statement runs (it once ended the process).
+    const sql = new PostgresSql({ connectionString: process.env.TEST_DATABASE_URL!, maxConnections: 2 });
+    const admin = new PostgresSql({ connectionString: process.env.TEST_DATABASE_URL!, maxConnections: 1 });
+    try {
+      const outcome = sql.transaction(async (tx) => {
+        const { rows } = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+        await admin.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await tx.query('SELECT 1');
+      });
+      await expect(outcome).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+      expect((await sql.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await sql.close();
+      await admin.close();
+    }
+  });
+});
