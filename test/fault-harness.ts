@@ -116,52 +116,64 @@ export async function startEmbeddingServer() {
 
 export const isSlow = (call: EmbeddingCall) => call.inputs.some((text) => text.includes('SLOW'));
 
-export type WorkerProcess = Awaited<ReturnType<typeof spawnWorker>>;
+export type ServiceProcess = ReturnType<typeof startService>;
 
-/** `pnpm worker` as a real process; resolves once it logged worker-ready. */
-export async function spawnWorker(env: Record<string, string>, cwd: string) {
+/**
+ * One of our processes (`apps/<app>/src/main.ts`) started for real, with none of this process's
+ * database, queue or model settings: only `env`. Not waited for: callers wait for the log event
+ * that means ready to them (or kill it before, as the crash loop does).
+ */
+export function startService(app: 'api' | 'worker', env: Record<string, string>, cwd: string) {
   const clean = { ...process.env };
   for (const key of Object.keys(clean))
     if (
-      /^(DATABASE_|REDIS_URL|REDIS_CLUSTER_NODES|CACHE_REDIS_URL|NEO4J_|RAG_|AGENTIC_RAG_|CHUNK_|LOG_LEVEL)/.test(
+      /^(DATABASE_|REDIS_URL|REDIS_CLUSTER_NODES|CACHE_REDIS_URL|NEO4J_|RAG_|AGENTIC_RAG_|RATE_LIMIT_|CHUNK_|LOG_LEVEL)/.test(
         key,
       )
     )
       delete clean[key];
-  const main = path.join(REPO, 'apps/worker/src/main.ts');
-  // Port 0: a worker's metrics listener must not collide with another worker's on this host.
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, main], {
-    cwd,
-    env: { ...clean, AGENTIC_RAG_WORKER_METRICS_PORT: '0', ...env },
-  });
+  const main = path.join(REPO, `apps/${app}/src/main.ts`);
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, main], { cwd, env: { ...clean, ...env } });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const events = (name: string) =>
-    output
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((entry) => entry.event === name);
-  const worker = {
+  return {
     child,
     exited,
-    events,
+    output: () => output,
+    events: (name: string) =>
+      output
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((entry) => entry.event === name),
     /** Output that is not a JSON log line: stack traces printed behind the logger's back. */
     stray: () => output.split('\n').filter((line) => line && !line.startsWith('{')),
+    signal: (signal: NodeJS.Signals) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    },
     kill: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
     },
   };
+}
+
+export type WorkerProcess = Awaited<ReturnType<typeof spawnWorker>>;
+
+/** `pnpm worker` as a real process; resolves once it logged worker-ready. */
+export async function spawnWorker(env: Record<string, string>, cwd: string) {
+  // Port 0: a worker's metrics listener must not collide with another worker's on this host.
+  const worker = startService('worker', { AGENTIC_RAG_WORKER_METRICS_PORT: '0', ...env }, cwd);
   await until(
     () => {
-      if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode}:\n${output}`);
-      return events('worker-ready').length > 0;
+      if (worker.child.exitCode !== null)
+        throw new Error(`worker exited with ${worker.child.exitCode}:\n${worker.output()}`);
+      return worker.events('worker-ready').length > 0;
     },
     30_000,
-    () => `worker-ready:\n${output}`,
+    () => `worker-ready:\n${worker.output()}`,
   );
   return worker;
 }
@@ -173,38 +185,27 @@ export type ApiProcess = Awaited<ReturnType<typeof spawnApi>>;
  * its GraphQL endpoint once it logged api-listening.
  */
 export async function spawnApi(env: Record<string, string>, cwd: string) {
-  const clean = { ...process.env };
-  for (const key of Object.keys(clean))
-    if (
-      /^(DATABASE_|REDIS_URL|REDIS_CLUSTER_NODES|CACHE_REDIS_URL|NEO4J_|RAG_|AGENTIC_RAG_|CHUNK_|LOG_LEVEL)/.test(
-        key,
-      )
-    )
-      delete clean[key];
-  const main = path.join(REPO, 'apps/api/src/main.ts');
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, main], {
+  const api = startService(
+    'api',
+    { HOST: '127.0.0.1', PORT: '0', DATA_DIR: path.join(cwd, 'data'), ...env },
     cwd,
-    env: { ...clean, HOST: '127.0.0.1', PORT: '0', DATA_DIR: path.join(cwd, 'data'), ...env },
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  );
+  const { child, output, kill } = api;
   let port = 0;
   await until(
     () => {
-      if (child.exitCode !== null) throw new Error(`API exited with ${child.exitCode}:\n${output}`);
-      port = Number(/"event":"api-listening","port":(\d+)/.exec(output)?.[1] ?? 0);
+      if (child.exitCode !== null) throw new Error(`API exited with ${child.exitCode}:\n${output()}`);
+      port = Number(/"event":"api-listening","port":(\d+)/.exec(output())?.[1] ?? 0);
       return port > 0;
     },
     60_000,
-    () => `api-listening:\n${output}`,
+    () => `api-listening:\n${output()}`,
   );
   const url = `http://127.0.0.1:${port}/graphql`;
   return {
     child,
     url,
-    output: () => output,
+    output,
     /** One GraphQL request; throws on errors, so a test reads `data` alone. */
     graphql: async <Data = Record<string, unknown>>(
       query: string,
@@ -219,10 +220,7 @@ export async function spawnApi(env: Record<string, string>, cwd: string) {
       if (body.errors?.length) throw new Error(`GraphQL errors from ${url}: ${JSON.stringify(body.errors)}`);
       return body.data!;
     },
-    kill: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await exited;
-    },
+    kill,
   };
 }
 

@@ -1,15 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkCorpusIntegrity, openEmbedded, seededRandom } from '@agentic-rag/core';
-import { sleep } from '../../../test/fault-harness.js';
+import { sleep, startService } from '../../../test/fault-harness.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-const MAIN = path.join(REPO, 'apps/api/src/main.ts');
-const TSX_LOADER = import.meta.resolve('tsx');
 const KILLS = 30;
 const WORKSPACE = 'crash-loop';
 
@@ -17,32 +14,22 @@ type Moment = 'start-up' | 'ingest' | 'idle' | 'shutdown';
 
 /** `pnpm start` on the embedded database of `dataDir`, its output kept for the failure message. */
 function startApi(dataDir: string) {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of Object.keys(env))
-    if (/^(DATABASE_|REDIS_URL|CACHE_REDIS_URL|NEO4J_|AGENTIC_RAG_|RATE_LIMIT_)/.test(key)) delete env[key];
-  Object.assign(env, {
-    DATA_DIR: dataDir,
-    PORT: '0',
-    LOG_LEVEL: 'info',
-    RATE_LIMIT_PER_SECOND: '0',
-    AGENTIC_RAG_CORPUS_DIR: path.join(REPO, 'simulated_ingestion'),
-  });
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, MAIN], { cwd: REPO, env });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const api = startService(
+    'api',
+    {
+      DATA_DIR: dataDir,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_PER_SECOND: '0',
+      AGENTIC_RAG_CORPUS_DIR: path.join(REPO, 'simulated_ingestion'),
+    },
+    REPO,
+  );
   return {
-    child,
-    exited,
-    output: () => output,
-    port: () => Number(/"event":"api-listening"[^\n]*"port":(\d+)/.exec(output)?.[1] ?? 0),
-    ready: () => output.includes('"event":"api-ready"'),
+    ...api,
+    port: () => Number(/"event":"api-listening"[^\n]*"port":(\d+)/.exec(api.output())?.[1] ?? 0),
+    ready: () => api.events('api-ready').length > 0,
   };
-}
-
-function kill(child: ChildProcess, signal: NodeJS.Signals) {
-  if (child.exitCode === null && child.signalCode === null) child.kill(signal);
 }
 
 /** Inline documents whose text names their batch, so a half-stored batch would show. */
@@ -111,7 +98,7 @@ describe('the embedded database under kills at random moments (real API processe
         // Somewhere in opening, migrating or ingesting the sample corpus.
         await sleep(300 + next() * 4000);
         if (api.child.exitCode !== null) throw new Error(failed());
-        kill(api.child, signal);
+        api.signal(signal);
       } else {
         while (!api.ready()) {
           if (api.child.exitCode !== null || Date.now() - started > 90_000) throw new Error(failed());
@@ -128,20 +115,20 @@ describe('the embedded database under kills at random moments (real API processe
             }),
           }).catch(() => null);
           await sleep(200 + next() * 1500);
-          kill(api.child, signal);
+          api.signal(signal);
         } else if (moment === 'idle') {
           await sleep(next() * 500);
-          kill(api.child, signal);
+          api.signal(signal);
         } else {
           // Its own shutdown, cut short.
-          kill(api.child, 'SIGTERM');
+          api.signal('SIGTERM');
           await sleep(next() * 300);
-          kill(api.child, signal === 'SIGKILL' ? 'SIGKILL' : 'SIGTERM');
+          api.signal(signal);
         }
       }
       await Promise.race([api.exited, sleep(60_000)]);
       // A SIGTERM'd process that is still draining a request gets no more than a minute.
-      kill(api.child, 'SIGKILL');
+      api.signal('SIGKILL');
       await api.exited;
       tally[`${moment} ${signal}`] = (tally[`${moment} ${signal}`] ?? 0) + 1;
       if (round % 10 === 9) await verify(`after round ${round}`);
@@ -156,7 +143,7 @@ describe('the embedded database under kills at random moments (real API processe
       await sleep(50);
     }
     expect(last.output()).not.toMatch(/Aborted\(\)/);
-    kill(last.child, 'SIGTERM');
+    last.signal('SIGTERM');
     await last.exited;
     const stored = await verify('at the end');
     console.log(

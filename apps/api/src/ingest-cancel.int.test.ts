@@ -1,13 +1,11 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sleep, until } from '../../../test/fault-harness.js';
+import { sleep, startService, until, type ServiceProcess } from '../../../test/fault-harness.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-const TSX_LOADER = import.meta.resolve('tsx');
 
 /**
  * Issue 15: on the embedded database, one ingestDocuments of 1,000 documents used to stop every
@@ -16,44 +14,36 @@ const TSX_LOADER = import.meta.resolve('tsx');
  */
 describe('an inline ingest on the embedded database (a real API process)', () => {
   let root: string;
-  let api: ReturnType<typeof spawn>;
-  let output = '';
+  let api: ServiceProcess;
   let port = 0;
   let key = '';
 
   beforeAll(async () => {
     root = await mkdtemp(path.join(os.tmpdir(), 'rag-ingest-cancel-'));
-    const env: NodeJS.ProcessEnv = { ...process.env };
-    for (const name of Object.keys(env))
-      if (/^(DATABASE_|REDIS_URL|CACHE_REDIS_URL|NEO4J_|AGENTIC_RAG_|RATE_LIMIT_)/.test(name))
-        delete env[name];
-    Object.assign(env, {
-      DATA_DIR: root,
-      PORT: '0',
-      LOG_LEVEL: 'info',
-      RATE_LIMIT_PER_SECOND: '0',
-      AGENTIC_RAG_INGEST_ON_START: 'false',
-    });
-    api = spawn(process.execPath, ['--import', TSX_LOADER, path.join(REPO, 'apps/api/src/main.ts')], {
-      cwd: REPO,
-      env,
-    });
-    api.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    api.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await until(
-      () => output.includes('"event":"api-ready"'),
-      60_000,
-      () => output,
+    api = startService(
+      'api',
+      {
+        DATA_DIR: root,
+        PORT: '0',
+        LOG_LEVEL: 'info',
+        RATE_LIMIT_PER_SECOND: '0',
+        AGENTIC_RAG_INGEST_ON_START: 'false',
+      },
+      REPO,
     );
-    port = Number(/"event":"api-listening"[^\n]*"port":(\d+)/.exec(output)![1]);
+    await until(
+      () => api.events('api-ready').length > 0,
+      60_000,
+      () => api.output(),
+    );
+    port = Number(api.events('api-listening')[0]!.port);
     key = (await readFile(path.join(root, 'admin.key'), 'utf8')).trim();
   }, 90_000);
 
   afterAll(async () => {
-    if (api && api.exitCode === null) {
-      const exited = new Promise((resolve) => api.once('exit', resolve));
-      api.kill('SIGTERM');
-      await exited;
+    if (api) {
+      api.signal('SIGTERM');
+      await api.exited;
     }
     await rm(root, { recursive: true, force: true });
   });
