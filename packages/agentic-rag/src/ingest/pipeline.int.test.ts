@@ -7,7 +7,7 @@ import type { Sql } from '../db/index.js';
 import { DeterministicEmbedder } from '../embed/index.js';
 import { createRetriever } from '../retrieve/index.js';
 import { loadConfig } from '../config/index.js';
-import { checkCorpusIntegrity, CorpusStore } from '../store/index.js';
+import { checkCorpusIntegrity, CorpusStore, integrityViolations } from '../store/index.js';
 import { IngestPipeline } from './pipeline.js';
 
 const GUIDE = `# Locations guide
@@ -386,15 +386,7 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
   it('keeps the BM25 statistics equal to a recount after adds, updates, prunes and deletes', async () => {
     const recount = async () => {
       const integrity = await checkCorpusIntegrity(sql, workspace);
-      expect(integrity).toMatchObject({
-        orphanChunks: 0,
-        orphanPostings: 0,
-        duplicateChunks: 0,
-        partialDocuments: 0,
-        dfMismatches: 0,
-        lexiconMismatches: 0,
-        totalsMismatch: false,
-      });
+      expect(integrityViolations(integrity)).toEqual([]);
       expect(integrity.chunks).toBeGreaterThan(0);
     };
     await pipeline.ingestSources({ workspaceId: workspace, sources: [root] });

@@ -17,7 +17,7 @@ export { recordIngestStage, unfinishedIngests } from './ingest-stages.js';
 export type { IngestStageRecord } from './ingest-stages.js';
 export { assertCurrentIntent, currentIntent, intendDeletion, intendIngest, withIntent } from './intents.js';
 export type { DocumentIntent } from './intents.js';
-export { checkCorpusIntegrity } from './integrity.js';
+export { checkCorpusIntegrity, integrityViolations } from './integrity.js';
 export type { CorpusIntegrity } from './integrity.js';
 export { JobStore } from './jobs.js';
 export type { JobRecord, JobStatus } from './jobs.js';

@@ -83,3 +83,20 @@ export async function checkCorpusIntegrity(sql: SqlExecutor, workspaceId: string
     totalsMismatch: row ? row.chunk_count !== row.chunks || row.lexeme_total !== row.lexemes : false,
   };
 }
+
+const VIOLATION_COUNTS = [
+  'orphanChunks',
+  'orphanPostings',
+  'duplicateChunks',
+  'partialDocuments',
+  'dfMismatches',
+  'lexiconMismatches',
+] as const;
+
+/** The checks a report fails, with their counts: empty for a whole corpus. */
+export function integrityViolations(report: CorpusIntegrity): string[] {
+  return [
+    ...VIOLATION_COUNTS.filter((name) => report[name] !== 0).map((name) => `${name}: ${report[name]}`),
+    ...(report.totalsMismatch ? ['totalsMismatch'] : []),
+  ];
+}
