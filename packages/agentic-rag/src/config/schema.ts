@@ -120,6 +120,8 @@ export const configSchema = z.object({
   DATABASE_URL: url(['postgres', 'postgresql']),
   DATABASE_POOL_MAX: int(DEFAULT_POOL_SIZE, 1, 200),
   DATABASE_READ_URL: url(['postgres', 'postgresql']),
+  VECTOR_INDEX_BUILD_MEMORY_MB: int(1024, 64, 1_048_576),
+  VECTOR_INDEX_BUILD_WORKERS: int(2, 0, 64),
   BENCH_DATABASE_URL: url(['postgres', 'postgresql']),
   REDIS_URL: url(['redis', 'rediss']),
   REDIS_CLUSTER_NODES: z

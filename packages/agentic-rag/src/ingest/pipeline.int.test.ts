@@ -272,15 +272,20 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
     expect((await store.stats(workspace)).documents).toBe(5);
   });
 
-  it('stores the embedding model and dimension with every chunk, as vector and as real[]', async () => {
+  it('stores the embedding model and dimension with every chunk, and one copy of its vector', async () => {
     await pipeline.ingestSources({ workspaceId: workspace, sources: [root] });
     const rows = await sql.query<{ model: string; dims: number; same: boolean }>(
       `SELECT DISTINCT embedding_model AS model, embedding_dimensions AS dims,
-              vector_dims(embedding) = array_length(embedding_array, 1) AS same
+              vector_dims(embedding) = embedding_dimensions AS same
        FROM rag_chunks WHERE workspace_id = $1`,
       [workspace],
     );
     expect(rows.rows).toEqual([{ model: 'deterministic-hash-v1', dims: 768, same: true }]);
+    const columns = await sql.query(
+      `SELECT 1 FROM pg_attribute WHERE attrelid = 'rag_chunks'::regclass AND NOT attisdropped
+         AND (format_type(atttypid, atttypmod) LIKE 'vector%' OR format_type(atttypid, atttypmod) = 'real[]')`,
+    );
+    expect(columns.rowCount).toBe(1);
   });
 
   it('rejects an embedder whose dimension does not fit the column, before writing anything', async () => {

@@ -25,7 +25,7 @@ const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL;
 
 type ChunkRow = { source_path: string; chunk_id: string; chunk_index: number; text: string } & Record<
-  'section_path' | 'start_offset' | 'end_offset' | 'embedding_array',
+  'section_path' | 'start_offset' | 'end_offset' | 'embedding',
   unknown
 >;
 
@@ -50,7 +50,7 @@ describe.runIf(DATABASE_URL && REDIS_URL)('the ingest queue under faults (real w
   async function chunksOf(workspace: string) {
     const result = await sql.query<ChunkRow>(
       `SELECT d.source_path, c.chunk_id, c.chunk_index, c.text, c.section_path, c.start_offset,
-              c.end_offset, c.embedding_array
+              c.end_offset, c.embedding::text AS embedding
        FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id
        WHERE c.workspace_id = $1 ORDER BY d.source_path, c.chunk_index`,
       [workspace],

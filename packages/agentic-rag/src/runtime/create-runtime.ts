@@ -88,7 +88,13 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
           password: config.NEO4J_PASSWORD ?? '',
         })
       : new PostgresGraphStore(sql);
-    const store = new CorpusStore(sql, { graph });
+    const store = new CorpusStore(sql, {
+      graph,
+      indexBuild: {
+        memoryMb: config.VECTOR_INDEX_BUILD_MEMORY_MB,
+        workers: config.VECTOR_INDEX_BUILD_WORKERS,
+      },
+    });
     await store.assertEmbeddingDimensions(embedder.modelId, embedder.dimensions);
     await store.ensureVectorIndex();
     const llm = createLlm(config, {

@@ -62,54 +62,39 @@ describe.each(testBackends())('CorpusStore on $name', (backend) => {
     });
   });
 
-  it.runIf(backend.name === 'pglite')(
-    'drops the vector index only once a run has written 100 documents, and rebuilds it even when the run fails',
-    async () => {
-      const workspace = 'store-bulk';
-      let duringSmallRun: string | undefined;
-      await store.withBulkLoad(async () => {
-        for (let index = 0; index < 99; index++)
-          await store.writeDocument(document(workspace, `${index}.txt`, `doc ${index}`));
-        duringSmallRun = await indexDefinition();
-      });
-      expect(duringSmallRun).toBeDefined();
+  it('drops the vector index only once a run has written 100 documents (or as many as the database held), and rebuilds it even when the run fails', async () => {
+    const workspace = `store-bulk-${Date.now()}`;
+    let duringSmallRun: string | undefined;
+    await store.withBulkLoad(async () => {
+      for (let index = 0; index < 99; index++)
+        await store.writeDocument(document(workspace, `${index}.txt`, `doc ${index}`));
+      duringSmallRun = await indexDefinition();
+    });
+    expect(duringSmallRun).toBeDefined();
 
-      // The same 99 documents again are unchanged: no write counts, the index stays.
-      let duringNoOp: string | undefined;
-      await store.withBulkLoad(async () => {
-        for (let index = 0; index < 99; index++)
-          await store.writeDocument(document(workspace, `${index}.txt`, `doc ${index}`));
-        duringNoOp = await indexDefinition();
-      });
-      expect(duringNoOp).toBeDefined();
+    // The same 99 documents again are unchanged: no write counts, the index stays.
+    let duringNoOp: string | undefined;
+    await store.withBulkLoad(async () => {
+      for (let index = 0; index < 99; index++)
+        await store.writeDocument(document(workspace, `${index}.txt`, `doc ${index}`));
+      duringNoOp = await indexDefinition();
+    });
+    expect(duringNoOp).toBeDefined();
 
-      let duringBigRun: string | undefined = 'not checked';
-      await expect(
-        store.withBulkLoad(async () => {
-          for (let index = 0; index < 120; index++)
-            await store.writeDocument(document(workspace, `big-${index}.txt`, `big ${index}`));
-          duringBigRun = await indexDefinition();
-          throw new Error('run failed');
-        }),
-      ).rejects.toThrow('run failed');
-      expect(duringBigRun).toBeUndefined();
-      expect(await indexDefinition()).toBeDefined();
-      await sql.query('DELETE FROM rag_workspaces WHERE id = $1', [workspace]);
-    },
-  );
-
-  it.runIf(backend.name === 'postgres')(
-    'keeps the index live on Postgres however large the run',
-    async () => {
-      const workspace = `store-bulk-${Date.now()}`;
-      let during: string | undefined;
-      await store.withBulkLoad(async () => {
-        for (let index = 0; index < 110; index++)
-          await store.writeDocument(document(workspace, `${index}.txt`, `doc ${index}`));
-        during = await indexDefinition();
-      });
-      expect(during).toBeDefined();
-      await sql.query('DELETE FROM rag_workspaces WHERE id = $1', [workspace]);
-    },
-  );
+    // Other tests may share a Postgres database: the threshold is what it holds, at least 100.
+    const held = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM rag_documents');
+    const big = Math.max(100, held.rows[0]!.n) + 20;
+    let duringBigRun: string | undefined = 'not checked';
+    await expect(
+      store.withBulkLoad(async () => {
+        for (let index = 0; index < big; index++)
+          await store.writeDocument(document(workspace, `big-${index}.txt`, `big ${index}`));
+        duringBigRun = await indexDefinition();
+        throw new Error('run failed');
+      }),
+    ).rejects.toThrow('run failed');
+    expect(duringBigRun).toBeUndefined();
+    expect(await indexDefinition()).toBeDefined();
+    await sql.query('DELETE FROM rag_workspaces WHERE id = $1', [workspace]);
+  });
 });

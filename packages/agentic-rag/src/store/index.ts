@@ -1,7 +1,8 @@
-export { CorpusStore, documentRowParams, SECTION_SEPARATOR, vectorLiteral } from './corpus-store.js';
+export { CorpusStore, SECTION_SEPARATOR, vectorLiteral } from './corpus-store.js';
 export type {
   CorpusStats,
   DocumentState,
+  IndexBuildSettings,
   StoredChunkInput,
   StoredDocumentRef,
   WriteDocumentInput,
@@ -10,7 +11,8 @@ export type {
   WriteDocumentResult,
   WriteStatus,
 } from './corpus-store.js';
-export { addToStatistics } from './statistics.js';
+export { insertChunks } from './write-batch.js';
+export type { ChunkRow } from './write-batch.js';
 export { citableChunks } from './citable-chunks.js';
 export type { CitableChunk } from './citable-chunks.js';
 export { recordIngestStage, unfinishedIngests } from './ingest-stages.js';

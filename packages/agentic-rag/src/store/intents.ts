@@ -60,22 +60,23 @@ export async function intendDeletion(
 const DIRECT = 'direct';
 
 /**
- * A write outside the queue (the inline mode, `rag:ingest --inline`): a queued job of an earlier
- * generation must not overwrite it, and a later enqueue, of any bytes, is a new job rather than
- * the completed one of an earlier intent. Moves the generation once per run of direct writes.
+ * Writes outside the queue (the inline mode, `rag:ingest --inline`): a queued job of an earlier
+ * generation must not overwrite them, and a later enqueue, of any bytes, is a new job rather than
+ * the completed one of an earlier intent. Moves each document's generation once per run of direct
+ * writes; rows are locked in document order, so concurrent writers cannot deadlock.
  */
-export async function intendDirectWrite(
+export async function intendDirectWrites(
   tx: SqlExecutor,
   workspaceId: string,
-  document: string,
+  documents: readonly string[],
 ): Promise<void> {
   await tx.query(
     `INSERT INTO rag_document_intents AS intent (workspace_id, document, generation, content_hash)
-     VALUES ($1, $2, 0, $3)
+     SELECT $1, document, 0, $3 FROM unnest($2::text[]) AS document
      ON CONFLICT (workspace_id, document) DO UPDATE
        SET generation = intent.generation + 1, content_hash = excluded.content_hash, updated_at = now()
        WHERE intent.content_hash IS DISTINCT FROM excluded.content_hash`,
-    [workspaceId, document, DIRECT],
+    [workspaceId, [...new Set(documents)].sort(), DIRECT],
   );
 }
 

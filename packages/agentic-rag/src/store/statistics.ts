@@ -1,17 +1,6 @@
 import { loadSqlFile, type SqlExecutor } from '../db/index.js';
 
-const INDEX_CHUNK_TERMS = loadSqlFile(new URL('./sql/index-chunk-terms.sql', import.meta.url));
-const ADJUST_STATISTICS = loadSqlFile(new URL('./sql/adjust-statistics.sql', import.meta.url));
-
-/** Postings and lengths for chunks just inserted, then their share of the workspace statistics. */
-export async function addToStatistics(
-  tx: SqlExecutor,
-  workspaceId: string,
-  documentIds: readonly number[],
-): Promise<void> {
-  await tx.query(INDEX_CHUNK_TERMS, [[...documentIds]]);
-  await tx.query(ADJUST_STATISTICS, [workspaceId, [...documentIds], 1]);
-}
+const REMOVE_STATISTICS = loadSqlFile(new URL('./sql/remove-statistics.sql', import.meta.url));
 
 /** Takes the documents' share out of the statistics; call before their chunks are deleted. */
 export async function removeFromStatistics(
@@ -19,7 +8,7 @@ export async function removeFromStatistics(
   workspaceId: string,
   documentIds: readonly number[],
 ): Promise<void> {
-  const emptied = await tx.query<{ lexeme: string }>(ADJUST_STATISTICS, [workspaceId, [...documentIds], -1]);
+  const emptied = await tx.query<{ lexeme: string }>(REMOVE_STATISTICS, [workspaceId, [...documentIds]]);
   if (emptied.rowCount > 0) {
     const lexemes = emptied.rows.map((row) => row.lexeme);
     await tx.query(

@@ -1,10 +1,59 @@
--- One statement per document whatever its chunk count: parallel arrays unnested into rows.
--- The embedding arrives as pgvector text ('[0.1,0.2,...]'); its real[] copy is cast from it.
-INSERT INTO rag_chunks (
-  document_id, workspace_id, chunk_id, chunk_index, text, token_count, start_offset, end_offset,
-  section_path, metadata, embedding, embedding_array, embedding_model, embedding_dimensions
+-- Writes a batch of documents' chunks and everything BM25 keeps about them, in one statement:
+--   the chunks, with their tsvector and length (lexeme_count) computed once, here
+--   their postings (one term frequency per field: body, heading trail, document title)
+--   the workspace's document frequencies, aggregated over the whole batch so each lexeme's
+--     counter is updated once per batch rather than once per document (locked in lexeme order,
+--     so concurrent writers cannot deadlock), and the lexicon of newly seen lexemes
+--   the workspace's chunk count and total length
+-- Parallel arrays, one element per chunk, are unnested into rows. The embedding arrives as
+-- pgvector text ('[0.1,0.2,...]'). $1 workspace, $2 embedding model, $3 dimensions.
+WITH input AS (
+  SELECT t.*, rag_chunk_tsv(t.section_path, t.text) AS tsv
+  FROM unnest($4::bigint[], $5::text[], $6::int[], $7::text[], $8::int[], $9::int[], $10::int[],
+              $11::text[], $12::text[], $13::text[])
+    AS t(document_id, chunk_id, chunk_index, text, token_count, start_offset, end_offset,
+         section_path, metadata, embedding)
+),
+chunks AS (
+  INSERT INTO rag_chunks (
+    document_id, workspace_id, chunk_id, chunk_index, text, token_count, start_offset, end_offset,
+    section_path, metadata, embedding, embedding_model, embedding_dimensions, tsv, lexeme_count
+  )
+  SELECT document_id, $1, chunk_id, chunk_index, text, token_count, start_offset, end_offset,
+         section_path, metadata::jsonb, embedding::vector, $2, $3, tsv, rag_tsv_length(tsv)
+  FROM input
+  RETURNING id, document_id, tsv, lexeme_count
+),
+-- rag_chunk_fields() is the one definition of a chunk's lexemes; the title comes from the
+-- document rows this transaction just wrote.
+terms AS (
+  SELECT c.id, c.lexeme_count, f.lexeme, f.tf, f.tf_heading, f.tf_title
+  FROM chunks c
+  JOIN rag_documents d ON d.id = c.document_id
+  CROSS JOIN LATERAL rag_chunk_fields(d.title, c.tsv) AS f
+),
+postings AS (
+  INSERT INTO rag_chunk_terms (workspace_id, lexeme, chunk_id, tf, tf_heading, tf_title, chunk_length)
+  SELECT $1, lexeme, id, tf, tf_heading, tf_title, lexeme_count FROM terms
+),
+vocabulary AS (
+  INSERT INTO rag_vocabulary AS v (workspace_id, lexeme, df)
+  SELECT $1, lexeme, count(*) FROM terms GROUP BY lexeme ORDER BY lexeme
+  ON CONFLICT (workspace_id, lexeme) DO UPDATE SET df = v.df + excluded.df
+  RETURNING v.lexeme, (v.xmax = 0) AS inserted
+),
+lexicon AS (
+  INSERT INTO rag_lexicon (workspace_id, lexeme)
+  SELECT $1, lexeme FROM vocabulary WHERE inserted
+  ON CONFLICT DO NOTHING
+),
+totals AS (
+  UPDATE rag_workspaces w
+  SET chunk_count = w.chunk_count + s.chunks, lexeme_total = w.lexeme_total + s.lexemes
+  FROM (SELECT count(*) AS chunks, coalesce(sum(lexeme_count), 0) AS lexemes FROM chunks) AS s
+  WHERE w.id = $1
+  RETURNING w.id
 )
-SELECT $1, $2, t.chunk_id, t.chunk_index, t.text, t.token_count, t.start_offset, t.end_offset,
-       t.section_path, t.metadata::jsonb, t.embedding::vector, t.embedding::vector::real[], $3, $4
-FROM unnest($5::text[], $6::int[], $7::text[], $8::int[], $9::int[], $10::int[], $11::text[], $12::text[], $13::text[])
-  AS t(chunk_id, chunk_index, text, token_count, start_offset, end_offset, section_path, metadata, embedding)
+-- postings, lexicon and totals run although nothing reads them: data-modifying CTEs always run
+-- to completion.
+SELECT count(*)::int AS chunks FROM chunks

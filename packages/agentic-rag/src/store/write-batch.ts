@@ -1,0 +1,196 @@
+import { loadSqlFile, type SqlExecutor } from '../db/index.js';
+import type { GraphStore, SourceGraph } from '../graph/index.js';
+import { assertCurrentIntent, currentIntent, intendDirectWrites } from './intents.js';
+import { removeFromStatistics } from './statistics.js';
+
+const UPSERT_DOCUMENTS = loadSqlFile(new URL('./sql/upsert-documents.sql', import.meta.url));
+const INSERT_CHUNKS = loadSqlFile(new URL('./sql/insert-chunks.sql', import.meta.url));
+
+/** Keeps the section trail in one text column, which the chunk's tsvector indexes. */
+export const SECTION_SEPARATOR = ' > ';
+
+export interface StoredChunkInput {
+  chunkId: string;
+  index: number;
+  text: string;
+  tokenCount: number;
+  start: number;
+  end: number;
+  sectionPath: string[];
+  metadata: Record<string, unknown>;
+  embedding: readonly number[];
+}
+
+export interface WriteDocumentInput {
+  workspaceId: string;
+  sourcePath: string;
+  sourceFile: string;
+  /** Name of the ingested folder: the prune scope (`listDocuments(workspace, sourceRoot)`). */
+  sourceRoot: string;
+  kind: string;
+  title: string | null;
+  url: string | null;
+  content: string;
+  contentHash: string;
+  pipelineFingerprint: string;
+  tokenCount: number;
+  metadata: Record<string, unknown>;
+  embeddingModel: string;
+  embeddingDimensions: number;
+  chunks: readonly StoredChunkInput[];
+  /** What the document asserts about the knowledge graph; absent = nothing (old facts go). */
+  graph?: SourceGraph;
+}
+
+export type WriteStatus = 'added' | 'updated' | 'unchanged';
+
+export interface WriteDocumentResult {
+  status: WriteStatus;
+  documentId: number | null;
+  corpusVersion: number;
+}
+
+/** What one chunk row needs besides its document: the columns of insert-chunks.sql. */
+export interface ChunkRow extends StoredChunkInput {
+  documentId: number;
+}
+
+/**
+ * Writes documents of one workspace inside the caller's transaction: their rows, chunks, BM25
+ * postings and statistics, graph facts, and one corpus version for the whole batch. Each
+ * statement covers the whole batch, so the cost per document of the shared counters (document
+ * frequencies, the workspace row) falls with the batch size. Results are in input order;
+ * source paths must be distinct.
+ */
+export async function writeBatch(
+  tx: SqlExecutor,
+  inputs: readonly WriteDocumentInput[],
+  graph: GraphStore | null,
+): Promise<WriteDocumentResult[]> {
+  const workspaceId = inputs[0]!.workspaceId;
+  // A queued job whose document was deleted or re-asked since stores nothing (SUPERSEDED).
+  const intent = currentIntent();
+  if (intent) await assertCurrentIntent(tx, workspaceId, intent);
+  else
+    await intendDirectWrites(
+      tx,
+      workspaceId,
+      inputs.map((input) => input.sourceFile),
+    );
+  await tx.query('INSERT INTO rag_workspaces (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [workspaceId]);
+
+  const upserted = await tx.query<{ id: number; source_path: string; inserted: boolean }>(UPSERT_DOCUMENTS, [
+    workspaceId,
+    ...documentColumns(inputs),
+  ]);
+  const rows = new Map(upserted.rows.map((row) => [row.source_path, row]));
+  if (rows.size === 0) {
+    const version = await tx.query<{ corpus_version: number }>(
+      'SELECT corpus_version FROM rag_workspaces WHERE id = $1',
+      [workspaceId],
+    );
+    const corpusVersion = version.rows[0]?.corpus_version ?? 0;
+    return inputs.map(() => ({ status: 'unchanged', documentId: null, corpusVersion }));
+  }
+
+  const replaced = upserted.rows.filter((row) => !row.inserted);
+  if (replaced.length > 0) {
+    // Before the chunks go: their mentions are how the old facts are found.
+    if (graph?.transactional) {
+      await graph.deleteSources(
+        workspaceId,
+        replaced.map((row) => row.source_path),
+        tx,
+      );
+    }
+    const ids = replaced.map((row) => row.id);
+    await removeFromStatistics(tx, workspaceId, ids);
+    await tx.query('DELETE FROM rag_chunks WHERE document_id = ANY($1::bigint[])', [ids]);
+  }
+
+  const chunks: ChunkRow[] = [];
+  for (const input of inputs) {
+    const row = rows.get(input.sourcePath);
+    if (row) for (const chunk of input.chunks) chunks.push({ ...chunk, documentId: row.id });
+  }
+  await insertChunks(tx, workspaceId, inputs[0]!.embeddingModel, inputs[0]!.embeddingDimensions, chunks);
+
+  if (graph?.transactional) {
+    for (const input of inputs) {
+      if (rows.has(input.sourcePath) && input.graph && input.graph.entities.length > 0)
+        await graph.replaceSource(input.graph, tx);
+    }
+  }
+  const version = await tx.query<{ corpus_version: number }>(
+    'UPDATE rag_workspaces SET corpus_version = corpus_version + 1, updated_at = now() WHERE id = $1 RETURNING corpus_version',
+    [workspaceId],
+  );
+  const corpusVersion = version.rows[0]!.corpus_version;
+  await tx.query('UPDATE rag_documents SET corpus_version = $2 WHERE id = ANY($1::bigint[])', [
+    upserted.rows.map((row) => row.id),
+    corpusVersion,
+  ]);
+  return inputs.map((input) => {
+    const row = rows.get(input.sourcePath);
+    if (!row) return { status: 'unchanged', documentId: null, corpusVersion };
+    return { status: row.inserted ? 'added' : 'updated', documentId: row.id, corpusVersion };
+  });
+}
+
+/**
+ * Inserts chunks with their postings and their share of the workspace's BM25 statistics, in
+ * one statement whatever their number (see insert-chunks.sql). Embedding model and dimensions
+ * are the batch's: one pipeline writes one model.
+ */
+export async function insertChunks(
+  tx: SqlExecutor,
+  workspaceId: string,
+  embeddingModel: string,
+  embeddingDimensions: number,
+  chunks: readonly ChunkRow[],
+): Promise<void> {
+  if (chunks.length === 0) return;
+  await tx.query(INSERT_CHUNKS, [
+    workspaceId,
+    embeddingModel,
+    embeddingDimensions,
+    chunks.map((chunk) => chunk.documentId),
+    chunks.map((chunk) => chunk.chunkId),
+    chunks.map((chunk) => chunk.index),
+    chunks.map((chunk) => chunk.text),
+    chunks.map((chunk) => chunk.tokenCount),
+    chunks.map((chunk) => chunk.start),
+    chunks.map((chunk) => chunk.end),
+    chunks.map((chunk) => chunk.sectionPath.join(SECTION_SEPARATOR)),
+    chunks.map((chunk) => JSON.stringify(chunk.metadata)),
+    chunks.map((chunk) => vectorLiteral(chunk.embedding)),
+  ]);
+}
+
+/** Parameters $2..$12 of upsert-documents.sql: one array per column, one element per document. */
+function documentColumns(inputs: readonly WriteDocumentInput[]): unknown[] {
+  return [
+    inputs.map((input) => input.sourcePath),
+    inputs.map((input) => input.sourceFile),
+    inputs.map((input) => input.sourceRoot),
+    inputs.map((input) => input.kind),
+    inputs.map((input) => input.title),
+    inputs.map((input) => input.url),
+    inputs.map((input) => input.content),
+    inputs.map((input) => input.contentHash),
+    inputs.map((input) => input.pipelineFingerprint),
+    inputs.map((input) => input.tokenCount),
+    inputs.map((input) => JSON.stringify(input.metadata)),
+  ];
+}
+
+/** pgvector's text form. Eight significant digits is more than float4 keeps. */
+export function vectorLiteral(vector: readonly number[]): string {
+  let out = '[';
+  for (let index = 0; index < vector.length; index++) {
+    if (index > 0) out += ',';
+    const digits = Math.fround(vector[index]!).toPrecision(8);
+    out += digits.includes('.') ? digits.replace(/0+(?=e|$)/, '').replace(/\.(?=e|$)/, '') : digits;
+  }
+  return `${out}]`;
+}
