@@ -1,5 +1,5 @@
 import { ErrorCode, RagError } from '../errors/index.js';
-import { loadSqlFile, type Sql, type SqlExecutor } from '../db/index.js';
+import type { Sql, SqlExecutor } from '../db/index.js';
 import type { GraphStore } from '../graph/index.js';
 import { intendDeletion } from './intents.js';
 import { removeFromStatistics } from './statistics.js';
