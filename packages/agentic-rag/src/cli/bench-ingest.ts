@@ -4,9 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { naiveWriter, writeSyntheticCorpus } from '../bench/index.js';
+import { ensureCorpusPackages, parseChunkSizes, parseCorpus } from '../bench/bench-options.js';
+import { prepareCorpus, type CorpusName } from '../bench/corpora/index.js';
+import { naiveWriter } from '../bench/index.js';
+import { LangchainPgvectorPeer, PEER_BATCH_SIZE } from '../bench/peer/index.js';
 import type { Config } from '../config/index.js';
 import { PgliteSql, PostgresSql, type Sql } from '../db/index.js';
+import { createEmbedder } from '../embed/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { IngestPipeline } from '../ingest/index.js';
 import { createRuntime } from '../runtime/index.js';
@@ -15,50 +19,87 @@ import { ProgressBar } from './progress-bar.js';
 
 const HELP = `Usage: pnpm bench:ingest [options]
 
-Generates a synthetic Markdown corpus (~1 chunk per section) and ingests it end to end
-(load, chunk, embed, write) into each backend twice: with the product's batched writer and with
-a naive row-at-a-time INSERT baseline, each in a fresh database and its own process so peak RSS
-is measured per run. Prints chunks/s, peak RSS and on-disk size.
+Ingests a corpus end to end (read files, chunk, embed, write) once per system and corpus size,
+each run in a fresh database and its own process so peak RSS is measured per run. Prints chunks/s,
+peak RSS and on-disk size, and per size the ratio of our batched writer to the peer's.
+
+Systems (rows):
+  agentic-rag         our pipeline, per backend (pglite, postgres) and writer: "batched" (the
+                      product) and "naive" (a row-at-a-time INSERT baseline)
+  langchain-pgvector  LangChain.js PGVectorStore (@langchain/community) on the same Postgres
+                      server, in its own scratch database: the same files cut by our loader and
+                      chunker (so both store identical chunk texts), embedded by the same embedder
+                      (ours wrapped as a LangChain Embeddings), added with addDocuments in batches of
+                      ${PEER_BATCH_SIZE}. Timed end to end like ours: files in, rows committed, chunking
+                      and embedding included for both.
+
+Corpora (--corpus):
+  zipf            synthetic Markdown, Zipf vocabulary, ~1 chunk per section (the adversarial case)
+  postgres-docs   PostgreSQL 15 manual (postgresql-doc-15, HTML)
+  python-docs     Python 3.11 docs (python3.11-doc, HTML)
+  linux-docs      Linux 6.1 Documentation/ (linux-doc-6.1, reStructuredText and text)
+  debian-docs     all three, interleaved page by page
+  Real-text pages become Markdown documents (one per page, the manual's sections as headings)
+  taken in a fixed order until our chunker makes N chunks of them, so smaller sizes are prefixes
+  of larger ones. When the text runs out (1M chunks needs it), the corpus repeats: copy K of a page
+  is written under copy-K/ with " (copy K)" appended to its title and every heading.
+  The packages are installed by packages/agentic-rag/src/bench/provision-corpora.sh (as root).
 
 Options:
-  --chunks N        target chunk count (default 20000)
-  --backends LIST   comma-separated: pglite,postgres (default: pglite, plus postgres when
+  --corpus NAME     zipf (default), postgres-docs, python-docs, linux-docs, debian-docs
+  --chunks LIST     corpus sizes in chunks, comma-separated, k/M allowed: 10000,100000,1M
+                    (default 20000); one set of rows per size
+  --backends LIST   our backends: pglite,postgres (default: pglite, plus postgres when
                     BENCH_DATABASE_URL or DATABASE_URL is set)
-  --json            print the results as JSON on stdout
+  --writers LIST    our writers: batched,naive (default both)
+  --skip-peer       do not run langchain-pgvector (it needs a Postgres server)
+  --provision       install the corpus's Debian packages first if missing (runs the script above)
+  --json            print {"rows":[{system, mode, corpus, chunks, chunksPerSecond, ...}]} on stdout
   -h, --help        show this help
 
-Postgres runs use a scratch database "agentic_rag_bench" on the server of BENCH_DATABASE_URL
-(or DATABASE_URL), dropped and recreated for every run.`;
+Postgres runs use the scratch databases "agentic_rag_bench" (ours) and "agentic_rag_bench_peer"
+on the server of BENCH_DATABASE_URL (or DATABASE_URL), dropped and recreated for every run.`;
 
-const SECTIONS_PER_DOCUMENT = 10;
-const WORDS_PER_SECTION = 80;
 const BENCH_DATABASE = 'agentic_rag_bench';
+const PEER_DATABASE = 'agentic_rag_bench_peer';
 
+type System = 'agentic-rag' | 'langchain-pgvector';
 type Backend = 'pglite' | 'postgres';
-type Writer = 'batched' | 'naive';
+type Writer = 'batched' | 'naive' | `add-documents-${number}`;
 
 interface RunResult {
+  system: System;
+  /** `<backend>/<writer>`: postgres/batched, pglite/naive, postgres/add-documents-500. */
+  mode: string;
+  corpus: CorpusName;
+  /** Chunks stored by this run. */
+  chunks: number;
+  chunksPerSecond: number;
+  targetChunks: number;
   backend: Backend;
   writer: Writer;
   documents: number;
-  chunks: number;
-  tokens: number;
   seconds: number;
-  chunksPerSecond: number;
   peakRssMb: number;
   diskMb: number;
 }
 
+type ChildResult = Omit<RunResult, 'corpus' | 'targetChunks'>;
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
+      corpus: { type: 'string', default: 'zipf' },
       chunks: { type: 'string', default: '20000' },
       backends: { type: 'string' },
+      writers: { type: 'string', default: 'batched,naive' },
+      'skip-peer': { type: 'boolean', default: false },
+      provision: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
       // Internal: one measured run, started by the parent in a fresh process.
       child: { type: 'string' },
-      corpus: { type: 'string' },
+      'corpus-dir': { type: 'string' },
     },
   });
   if (values.help) {
@@ -66,102 +107,206 @@ async function main(): Promise<number> {
     return EXIT.ok;
   }
   const config = cliConfig();
-  if (values.child) return runChild(config, values.child, values.corpus!);
+  if (values.child) return runChild(config, values.child, values['corpus-dir']!);
 
-  const target = Number(values.chunks);
-  if (!Number.isInteger(target) || target < 100)
-    throw new RagError(ErrorCode.INVALID_INPUT, '--chunks must be an integer >= 100');
+  const corpus = parseCorpus(values.corpus);
+  const sizes = parseChunkSizes(values.chunks);
   const serverUrl = config.BENCH_DATABASE_URL ?? config.DATABASE_URL;
   const backends = (values.backends ?? (serverUrl ? 'pglite,postgres' : 'pglite')).split(',') as Backend[];
   for (const backend of backends) {
     if (backend !== 'pglite' && backend !== 'postgres')
       throw new RagError(ErrorCode.INVALID_INPUT, `unknown backend "${backend}"`);
-    if (backend === 'postgres' && !serverUrl) {
+    if (backend === 'postgres' && !serverUrl)
       throw new RagError(
         ErrorCode.INVALID_INPUT,
         'the postgres backend needs BENCH_DATABASE_URL or DATABASE_URL',
       );
-    }
   }
+  const writers = values.writers.split(',') as Writer[];
+  for (const writer of writers) {
+    if (writer !== 'batched' && writer !== 'naive')
+      throw new RagError(ErrorCode.INVALID_INPUT, `unknown writer "${writer}" (batched, naive)`);
+  }
+  const withPeer = !values['skip-peer'];
+  if (withPeer && !serverUrl)
+    throw new RagError(
+      ErrorCode.INVALID_INPUT,
+      'langchain-pgvector needs BENCH_DATABASE_URL or DATABASE_URL (or pass --skip-peer)',
+    );
+  ensureCorpusPackages(corpus, values.provision);
 
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  const corpus = await mkdtemp(path.join(os.tmpdir(), 'rag-bench-corpus-'));
-  try {
-    const documents = Math.ceil(target / SECTIONS_PER_DOCUMENT);
-    log(`bench:ingest generating ${documents} documents (~${target} chunks) in ${corpus}`);
-    await writeSyntheticCorpus({
-      directory: corpus,
-      documents,
-      sectionsPerDocument: SECTIONS_PER_DOCUMENT,
-      wordsPerSection: WORDS_PER_SECTION,
-    });
-
-    const results: RunResult[] = [];
-    for (const backend of backends) {
-      for (const writer of ['batched', 'naive'] as const) {
-        log(`bench:ingest ${backend} / ${writer} ...`);
-        const result = await spawnChild(`${backend}:${writer}`, corpus);
+  const results: RunResult[] = [];
+  for (const targetChunks of sizes) {
+    const directory = await mkdtemp(path.join(os.tmpdir(), 'rag-bench-corpus-'));
+    try {
+      const bar = new ProgressBar({ label: `corpus ${corpus}` });
+      const prepared = await prepareCorpus({
+        corpus,
+        targetChunks,
+        directory,
+        chunker: { maxTokens: config.CHUNK_MAX_TOKENS, overlapTokens: config.CHUNK_OVERLAP_TOKENS },
+        onProgress: (progress) =>
+          bar.update(
+            Math.min(progress.chunks, targetChunks),
+            targetChunks,
+            `${progress.documents} documents`,
+          ),
+      });
+      bar.finish();
+      log(
+        `bench:ingest ${corpus}: ${prepared.documents} documents, ~${prepared.chunks} chunks` +
+          `${prepared.copies > 1 ? ` (${prepared.copies} copies of the text)` : ''} in ${directory}`,
+      );
+      const specs = [
+        ...backends.flatMap((backend) => writers.map((writer) => `agentic-rag:${backend}:${writer}`)),
+        ...(withPeer ? [`langchain-pgvector:postgres:add-documents-${PEER_BATCH_SIZE}`] : []),
+      ];
+      for (const spec of specs) {
+        log(`bench:ingest ${corpus} ${targetChunks} ${spec} ...`);
+        const result = { ...(await spawnChild(spec, directory)), corpus, targetChunks };
         log(
-          `bench:ingest ${backend} / ${writer}: ${result.chunks} chunks in ${result.seconds.toFixed(1)} s = ${result.chunksPerSecond.toFixed(0)} chunks/s, peak RSS ${result.peakRssMb.toFixed(0)} MB, disk ${result.diskMb.toFixed(0)} MB`,
+          `bench:ingest ${result.system} ${result.mode}: ${result.chunks} chunks in ${result.seconds.toFixed(1)} s = ${result.chunksPerSecond.toFixed(0)} chunks/s, peak RSS ${result.peakRssMb.toFixed(0)} MB, disk ${result.diskMb.toFixed(0)} MB`,
         );
         results.push(result);
       }
+    } finally {
+      await rm(directory, { recursive: true, force: true });
     }
-    if (values.json) console.log(JSON.stringify({ targetChunks: target, results }));
-    else printTable(results);
-    return EXIT.ok;
-  } finally {
-    await rm(corpus, { recursive: true, force: true });
   }
+  if (values.json) console.log(JSON.stringify({ rows: results }));
+  else printTable(results);
+  return EXIT.ok;
 }
 
 function printTable(results: RunResult[]): void {
   console.log('');
   console.log(
-    'backend   writer    documents   chunks   tokens       seconds  chunks/s  peak RSS MB  disk MB  vs naive',
+    'system              mode                          corpus         target   chunks  seconds  chunks/s  peak RSS MB  disk MB',
   );
   for (const result of results) {
-    const naive = results.find((other) => other.backend === result.backend && other.writer === 'naive');
-    const speedup = naive ? `${(result.chunksPerSecond / naive.chunksPerSecond).toFixed(2)}x` : '';
     console.log(
       [
-        result.backend.padEnd(9),
-        result.writer.padEnd(9),
-        String(result.documents).padStart(9),
+        result.system.padEnd(19),
+        result.mode.padEnd(29),
+        result.corpus.padEnd(13),
+        formatNumber(result.targetChunks).padStart(8),
         String(result.chunks).padStart(8),
-        formatNumber(result.tokens).padStart(12),
         result.seconds.toFixed(1).padStart(8),
         result.chunksPerSecond.toFixed(0).padStart(9),
         result.peakRssMb.toFixed(0).padStart(12),
         result.diskMb.toFixed(0).padStart(8),
-        speedup.padStart(9),
       ].join(' '),
     );
   }
+  console.log('');
+  for (const target of [...new Set(results.map((result) => result.targetChunks))]) {
+    const rows = results.filter((result) => result.targetChunks === target);
+    const peer = rows.find((result) => result.system === 'langchain-pgvector');
+    for (const ours of rows.filter((result) => result.system === 'agentic-rag')) {
+      const naive = rows.find((result) => result.backend === ours.backend && result.writer === 'naive');
+      const ratios = [
+        peer ? `${(ours.chunksPerSecond / peer.chunksPerSecond).toFixed(2)}x langchain-pgvector` : '',
+        naive && naive !== ours ? `${(ours.chunksPerSecond / naive.chunksPerSecond).toFixed(2)}x naive` : '',
+      ].filter(Boolean);
+      if (ratios.length > 0)
+        console.log(`${formatNumber(target)} chunks, agentic-rag ${ours.mode}: ${ratios.join(', ')}`);
+    }
+  }
 }
 
-function spawnChild(spec: string, corpus: string): Promise<RunResult> {
+function spawnChild(spec: string, corpusDirectory: string): Promise<ChildResult> {
   const script = fileURLToPath(import.meta.url);
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [...process.execArgv, script, '--child', spec, '--corpus', corpus],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
+      [...process.execArgv, script, '--child', spec, '--corpus-dir', corpusDirectory],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) reject(new Error(`benchmark run ${spec} exited with ${code}`));
-      else resolve(JSON.parse(stdout.trim().split('\n').pop()!) as RunResult);
+      else resolve(JSON.parse(stdout.trim().split('\n').pop()!) as ChildResult);
     });
   });
 }
 
-async function runChild(config: Config, spec: string, corpus: string): Promise<number> {
-  const [backend, writer] = spec.split(':') as [Backend, Writer];
+/** A fresh scratch database on the server of `serverUrl`; returns its URL. */
+async function recreateDatabase(serverUrl: string, name: string): Promise<string> {
+  const admin = new PostgresSql({ connectionString: serverUrl, maxConnections: 1 });
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.close();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  const admin = new PostgresSql({ connectionString: serverUrl, maxConnections: 1 });
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await admin.close();
+  }
+}
+
+async function runChild(config: Config, spec: string, corpusDirectory: string): Promise<number> {
+  const [system, backend, writer] = spec.split(':') as [System, Backend, Writer];
+  const result =
+    system === 'langchain-pgvector'
+      ? await runPeer(config, writer, corpusDirectory)
+      : await runOurs(config, backend, writer, corpusDirectory);
+  console.log(JSON.stringify(result));
+  return EXIT.ok;
+}
+
+async function runPeer(config: Config, writer: Writer, corpusDirectory: string): Promise<ChildResult> {
+  const serverUrl = config.BENCH_DATABASE_URL ?? config.DATABASE_URL!;
+  const databaseUrl = await recreateDatabase(serverUrl, PEER_DATABASE);
+  try {
+    const peer = await LangchainPgvectorPeer.open({ databaseUrl, embedder: createEmbedder(config) });
+    try {
+      const bar = new ProgressBar({ label: '  langchain-pgvector' });
+      const summary = await peer.ingest({
+        directory: corpusDirectory,
+        chunker: { maxTokens: config.CHUNK_MAX_TOKENS, overlapTokens: config.CHUNK_OVERLAP_TOKENS },
+        batchSize: PEER_BATCH_SIZE,
+        onProgress: (progress) =>
+          bar.update(progress.filesDone, progress.filesTotal, `${progress.chunks} chunks`),
+      });
+      bar.finish();
+      return {
+        system: 'langchain-pgvector',
+        mode: `postgres/${writer}`,
+        backend: 'postgres',
+        writer,
+        documents: summary.documents,
+        chunks: summary.chunks,
+        seconds: summary.seconds,
+        chunksPerSecond: summary.chunksPerSecond,
+        peakRssMb: process.resourceUsage().maxRSS / 1024,
+        diskMb: (await peer.diskBytes()) / 1024 / 1024,
+      };
+    } finally {
+      await peer.close();
+    }
+  } finally {
+    await dropDatabase(serverUrl, PEER_DATABASE);
+  }
+}
+
+async function runOurs(
+  config: Config,
+  backend: Backend,
+  writer: Writer,
+  corpusDirectory: string,
+): Promise<ChildResult> {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'rag-bench-db-'));
   let sql: Sql;
   let serverUrl: string | undefined;
@@ -169,13 +314,10 @@ async function runChild(config: Config, spec: string, corpus: string): Promise<n
     sql = await PgliteSql.open({ dataDir: path.join(scratch, 'pglite') });
   } else {
     serverUrl = config.BENCH_DATABASE_URL ?? config.DATABASE_URL!;
-    const admin = new PostgresSql({ connectionString: serverUrl, maxConnections: 1 });
-    await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${BENCH_DATABASE}`);
-    await admin.close();
-    const url = new URL(serverUrl);
-    url.pathname = `/${BENCH_DATABASE}`;
-    sql = new PostgresSql({ connectionString: url.toString(), maxConnections: 4 });
+    sql = new PostgresSql({
+      connectionString: await recreateDatabase(serverUrl, BENCH_DATABASE),
+      maxConnections: 4,
+    });
   }
   try {
     const runtime = await createRuntime({ config, sql });
@@ -191,7 +333,7 @@ async function runChild(config: Config, spec: string, corpus: string): Promise<n
     const bar = new ProgressBar({ label: `  ${backend}/${writer}` });
     const summary = await pipeline.ingestSources({
       workspaceId: 'bench',
-      sources: [corpus],
+      sources: [corpusDirectory],
       onProgress: (progress) =>
         bar.update(progress.filesDone, progress.filesTotal, `${progress.chunks} chunks`),
     });
@@ -201,31 +343,26 @@ async function runChild(config: Config, spec: string, corpus: string): Promise<n
     let diskBytes: number;
     if (backend === 'postgres') {
       const size = await sql.query<{ bytes: number }>('SELECT pg_database_size(current_database()) AS bytes');
-      diskBytes = size.rows[0]!.bytes;
+      diskBytes = Number(size.rows[0]!.bytes);
     } else {
       await sql.close();
       diskBytes = await directorySize(path.join(scratch, 'pglite'));
     }
-    const result: RunResult = {
+    return {
+      system: 'agentic-rag',
+      mode: `${backend}/${writer}`,
       backend,
       writer,
       documents: summary.documents.added,
       chunks: summary.chunks,
-      tokens: summary.tokens,
       seconds: summary.seconds,
       chunksPerSecond: summary.chunksPerSecond,
       peakRssMb: process.resourceUsage().maxRSS / 1024,
       diskMb: diskBytes / 1024 / 1024,
     };
-    console.log(JSON.stringify(result));
-    return EXIT.ok;
   } finally {
     await sql.close();
-    if (serverUrl) {
-      const admin = new PostgresSql({ connectionString: serverUrl, maxConnections: 1 });
-      await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
-      await admin.close();
-    }
+    if (serverUrl) await dropDatabase(serverUrl, BENCH_DATABASE);
     await rm(scratch, { recursive: true, force: true });
   }
 }
