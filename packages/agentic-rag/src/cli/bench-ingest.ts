@@ -8,6 +8,7 @@ import { ensureCorpusPackages, parseChunkSizes, parseCorpus } from '../bench/ben
 import { prepareCorpus, type CorpusName } from '../bench/corpora/index.js';
 import { naiveWriter } from '../bench/index.js';
 import { LangchainPgvectorPeer, PEER_BATCH_SIZE } from '../bench/peer/index.js';
+import { dropScratchDatabase, recreateScratchDatabase } from '../bench/search-scratch.js';
 import type { Config } from '../config/index.js';
 import { PgliteSql, PostgresSql, type Sql } from '../db/index.js';
 import { createEmbedder } from '../embed/index.js';
@@ -233,29 +234,6 @@ function spawnChild(spec: string, corpusDirectory: string): Promise<ChildResult>
   });
 }
 
-/** A fresh scratch database on the server of `serverUrl`; returns its URL. */
-async function recreateDatabase(serverUrl: string, name: string): Promise<string> {
-  const admin = new PostgresSql({ connectionString: serverUrl, maxConnections: 1 });
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.close();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function dropDatabase(serverUrl: string, name: string): Promise<void> {
-  const admin = new PostgresSql({ connectionString: serverUrl, maxConnections: 1 });
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  } finally {
-    await admin.close();
-  }
-}
-
 async function runChild(config: Config, spec: string, corpusDirectory: string): Promise<number> {
   const [system, backend, writer] = spec.split(':') as [System, Backend, Writer];
   const result =
@@ -268,7 +246,7 @@ async function runChild(config: Config, spec: string, corpusDirectory: string): 
 
 async function runPeer(config: Config, writer: Writer, corpusDirectory: string): Promise<ChildResult> {
   const serverUrl = config.BENCH_DATABASE_URL ?? config.DATABASE_URL!;
-  const databaseUrl = await recreateDatabase(serverUrl, PEER_DATABASE);
+  const databaseUrl = await recreateScratchDatabase(serverUrl, PEER_DATABASE);
   try {
     const peer = await LangchainPgvectorPeer.open({ databaseUrl, embedder: createEmbedder(config) });
     try {
@@ -297,7 +275,7 @@ async function runPeer(config: Config, writer: Writer, corpusDirectory: string):
       await peer.close();
     }
   } finally {
-    await dropDatabase(serverUrl, PEER_DATABASE);
+    await dropScratchDatabase(serverUrl, PEER_DATABASE);
   }
 }
 
@@ -315,7 +293,7 @@ async function runOurs(
   } else {
     serverUrl = config.BENCH_DATABASE_URL ?? config.DATABASE_URL!;
     sql = new PostgresSql({
-      connectionString: await recreateDatabase(serverUrl, BENCH_DATABASE),
+      connectionString: await recreateScratchDatabase(serverUrl, BENCH_DATABASE),
       maxConnections: 4,
     });
   }
@@ -362,7 +340,7 @@ async function runOurs(
     };
   } finally {
     await sql.close();
-    if (serverUrl) await dropDatabase(serverUrl, BENCH_DATABASE);
+    if (serverUrl) await dropScratchDatabase(serverUrl, BENCH_DATABASE);
     await rm(scratch, { recursive: true, force: true });
   }
 }
