@@ -18,6 +18,12 @@ export function naiveWriter(sql: Sql, store: CorpusStore): IngestStore {
     deleteDocuments: (workspaceId, sourcePaths) => store.deleteDocuments(workspaceId, sourcePaths),
     stats: (workspaceId) => store.stats(workspaceId),
     corpusVersion: (workspaceId) => store.corpusVersion(workspaceId),
+    // One document at a time, as a first implementation would, whatever the pipeline batches.
+    async writeDocuments(inputs: readonly WriteDocumentInput[]): Promise<WriteDocumentResult[]> {
+      const results: WriteDocumentResult[] = [];
+      for (const input of inputs) results.push(await this.writeDocument(input));
+      return results;
+    },
     async writeDocument(input: WriteDocumentInput): Promise<WriteDocumentResult> {
       await sql.query('INSERT INTO rag_workspaces (id) VALUES ($1) ON CONFLICT DO NOTHING', [
         input.workspaceId,

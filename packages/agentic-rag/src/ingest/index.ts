@@ -8,19 +8,23 @@ export { discoverFiles, resolveInsideRoot } from './discover.js';
 export type { DiscoveredFile, Discovery, InsideRoot } from './discover.js';
 export { IngestPipeline } from './pipeline.js';
 export type {
-  DocumentOutcome,
   DocumentSource,
   PendingWork,
-  IngestFailure,
-  IngestRedaction,
   IngestStage,
   StageEvent,
   IngestPipelineOptions,
   IngestStore,
-  IngestProgress,
   IngestSourcesOptions,
+} from './pipeline-options.js';
+export type {
+  DocumentOutcome,
+  IngestFailure,
+  IngestRedaction,
+  IngestProgress,
   IngestSummary,
-} from './pipeline.js';
+} from './summary.js';
+export { DEFAULT_BATCH_LIMITS, WriteBatcher } from './write-batcher.js';
+export type { WriteBatcherLimits } from './write-batcher.js';
 export * from './loaders/index.js';
 export { findSecrets, redactSecrets, screenDocument } from './secrets/index.js';
 export type { SecretFinding, SecretRedaction, SecretsMode, Screened } from './secrets/index.js';

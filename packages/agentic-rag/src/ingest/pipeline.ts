@@ -1,174 +1,40 @@
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ErrorCode, RagError, toRagError } from '../errors/index.js';
-import type { Embedder } from '../embed/index.js';
-import {
-  mergeFacts,
-  toSourceGraph,
-  type EntityExtractor,
-  type ExtractionInput,
-  type SourceGraph,
-} from '../graph/index.js';
-import type { QuestionWriter } from '../hyde/index.js';
-import type { CorpusStore, WriteStatus } from '../store/index.js';
-import { ingestChunks, ingestDocuments, silentLogger, type Logger } from '../telemetry/index.js';
+import { mergeFacts, toSourceGraph, type ExtractionInput, type SourceGraph } from '../graph/index.js';
+import type { WriteDocumentInput, WriteDocumentResult } from '../store/index.js';
+import { silentLogger, type Logger } from '../telemetry/index.js';
 import { chunkText, type Chunk } from './chunker.js';
 import { contentHash, pipelineFingerprint, stableChunkId } from './content-hash.js';
-import { discoverFiles, resolveInsideRoot, type DiscoveredFile } from './discover.js';
 import { codePointOffsets } from './offsets.js';
-import type { LoadedDocument, LoadFailure } from './document.js';
-import { LOADERS, loaderFor, looksBinary, normalizeText, type LoadResult } from './loaders/index.js';
-import { screenDocument, type SecretRedaction, type SecretsMode } from './secrets/index.js';
+import type { LoadedDocument } from './document.js';
+import type { LoadResult } from './loaders/index.js';
+import type {
+  DocumentSource,
+  IngestPipelineOptions,
+  IngestSourcesOptions,
+  IngestStage,
+  PendingWork,
+} from './pipeline-options.js';
+import { screenDocument, type SecretRedaction } from './secrets/index.js';
+import { discoverSources, extractionInput, loadFile, loadInline, runPool } from './sources.js';
+import {
+  countIngest,
+  emptySummary,
+  STOP_THE_RUN,
+  tally,
+  type DocumentOutcome,
+  type IngestFailure,
+  type IngestSummary,
+} from './summary.js';
 import { cl100kTokenizer, type Tokenizer } from './tokenizer.js';
+import { WriteBatcher } from './write-batcher.js';
 
-/** What the pipeline needs of the store; the benchmark swaps in a naive writer here. */
-export type IngestStore = Pick<
-  CorpusStore,
-  | 'documentState'
-  | 'writeDocument'
-  | 'listDocuments'
-  | 'deleteDocuments'
-  | 'stats'
-  | 'corpusVersion'
-  | 'withBulkLoad'
->;
-
-export interface IngestPipelineOptions {
-  store: IngestStore;
-  embedder: Embedder;
-  maxTokens: number;
-  overlapTokens: number;
-  tokenizer?: Tokenizer;
-  logger?: Logger;
-  /** Documents in flight at once; embedding over HTTP benefits, PGlite serialises writes anyway. */
-  concurrency?: number;
-  /**
-   * Entity extractors whose facts (merged with what the loader states, e.g. an OpenAPI spec's
-   * $ref graph) go to the knowledge graph with the document. None: no graph facts are written.
-   */
-  extractors?: readonly EntityExtractor[];
-  /** Ingest-side HyDE: questions per chunk, embedded with it. None: chunks are embedded as they are. */
-  questions?: QuestionWriter;
-  /**
-   * Told as each document passes a stage, so a queue can record how far a document got. Parsing
-   * and chunking are cheap and deterministic; the embedder (with its cache) is what a retry must
-   * not pay for twice.
-   */
-  onStage?: (event: StageEvent) => Promise<void> | void;
-  /**
-   * What a document holding a secret (a cloud key, a private key block, a token, a password in a
-   * connection string) becomes before anything is chunked, embedded or stored: `redact` (the
-   * default) replaces each secret with `[REDACTED:<rule>]`, `refuse` fails the document with
-   * SECRET_REFUSED and leaves any stored version as it was, `off` stores it as it is.
-   */
-  secrets?: SecretsMode;
-}
-
-export type IngestStage = 'parsed' | 'chunked' | 'embedded' | 'graph-extracted' | 'stored';
-
-export interface StageEvent {
-  workspaceId: string;
-  sourcePath: string;
-  contentHash: string;
-  stage: IngestStage;
-}
-
-export interface IngestSourcesOptions {
-  workspaceId: string;
-  /** Directories (or single files) to ingest. */
-  sources: readonly string[];
-  /** Remove documents previously ingested from the same directory whose files are gone. */
-  prune?: boolean;
-  signal?: AbortSignal;
-  onProgress?: (progress: IngestProgress) => void;
-}
-
-export interface IngestProgress {
-  filesTotal: number;
-  filesDone: number;
-  currentFile: string;
-  chunks: number;
-}
-
-export interface IngestFailure {
-  sourcePath: string;
-  code: string;
-  message: string;
-}
-
-export interface IngestSummary {
-  workspaceId: string;
-  files: number;
-  /** `skipped`: new documents with no text; `removed`: pruned, or emptied since the last run. */
-  documents: {
-    added: number;
-    updated: number;
-    unchanged: number;
-    removed: number;
-    skipped: number;
-    failed: number;
-  };
-  /** Chunks written (added or replaced) by this run. */
-  chunks: number;
-  /** Tokens in the chunks written by this run. */
+/** A document ready to write, and what finishing it needs once written. */
+interface PreparedDocument {
+  input: WriteDocumentInput;
   tokens: number;
-  seconds: number;
-  chunksPerSecond: number;
-  corpusVersion: number;
-  failures: IngestFailure[];
-  /** Documents whose secrets were replaced by `[REDACTED:<rule>]`: rule names and counts, never a secret. */
-  redactions: IngestRedaction[];
-}
-
-export interface IngestRedaction {
-  sourcePath: string;
-  rules: string[];
-  count: number;
-}
-
-/** One document to ingest: a file of a folder (with the identity a folder ingest gives it), or text. */
-export type DocumentSource =
-  { type: 'file'; root: string; relativePath: string } | { type: 'inline'; id: string; content: string };
-
-/**
- * What a document's ingest still has to compute that a cache in front of the stage could hold:
- * the work a queue may spread over workers before the document is written.
- */
-export interface PendingWork {
-  sourcePath: string;
-  contentHash: string;
-  /** Chunk texts without questions yet. Questions are part of what is embedded, so they come first. */
-  questions: string[];
-  /** Texts to embed that the embedding cache lacks (empty while questions are pending). */
-  embeddings: string[];
-  /** The extractors' input, when some extractor's facts for it are not cached. */
-  extraction: ExtractionInput | null;
-}
-
-export interface DocumentOutcome {
-  status: WriteStatus | 'removed' | 'skipped';
-  chunks: number;
-  tokens: number;
-  /** Secrets cut out of the document before it was chunked (none: an empty list). */
   redactions: SecretRedaction[];
 }
-
-interface Source {
-  /** The folder's name: the first segment of every source path from it, and the prune scope. */
-  label: string;
-  files: DiscoveredFile[];
-  isDirectory: boolean;
-  /** The folder its files must resolve inside; null for a file named on its own. */
-  root: string | null;
-}
-
-/** Errors that would fail every remaining document the same way. */
-const STOP_THE_RUN: ReadonlySet<string> = new Set([
-  ErrorCode.STORE_UNAVAILABLE,
-  ErrorCode.EMBEDDER_UNAVAILABLE,
-  ErrorCode.EMBEDDER_REQUEST_REJECTED,
-  ErrorCode.EMBEDDING_DIMENSION_MISMATCH,
-]);
 
 /** Bumped when chunking changes in a way that should re-chunk stored documents. */
 const CHUNKER_VERSION = 1;
@@ -207,31 +73,7 @@ export class IngestPipeline {
       this.logger.warn('ingest failure', { event: 'ingest-failed', ...failure });
     };
 
-    const sources: Source[] = [];
-    for (const source of options.sources) {
-      const resolved = path.resolve(source);
-      const info = await stat(resolved).catch(() => null);
-      if (!info) {
-        fail({ sourcePath: source, code: ErrorCode.NOT_FOUND, message: `source ${source} does not exist` });
-        continue;
-      }
-      if (info.isDirectory()) {
-        const label = path.basename(resolved);
-        const discovered = await discoverFiles(resolved);
-        for (const failure of discovered.failures)
-          fail({ ...failure, sourcePath: `${label}/${failure.sourcePath}` });
-        sources.push({ label, files: discovered.files, isDirectory: true, root: resolved });
-      } else {
-        const label = path.basename(path.dirname(resolved));
-        sources.push({
-          label,
-          files: [{ absolutePath: resolved, relativePath: path.basename(resolved) }],
-          isDirectory: false,
-          root: null,
-        });
-      }
-    }
-
+    const sources = await discoverSources(options.sources, fail);
     const filesTotal = sources.reduce((total, source) => total + source.files.length, 0);
     let filesDone = 0;
     this.logger.info('ingest start', {
@@ -242,61 +84,94 @@ export class IngestPipeline {
     // Identities of this run: two sources whose folders share a name must not overwrite each other.
     const produced = new Set<string>();
 
+    // Prepared documents are written in batches while the next ones are prepared (see
+    // WriteBatcher); a document's outcome is tallied when its batch commits.
+    const batcher = new WriteBatcher((inputs) => this.options.store.writeDocuments(inputs, options.signal));
+    const written: Array<Promise<void>> = [];
+    let fatal: unknown = null;
+    const settle = (sourcePath: string, sourceFile: string, failedFiles: Set<string>, error: unknown) => {
+      const ragError = toRagError(error);
+      // A dead store or embedder fails every document the same way: stop instead of reporting
+      // the same error for each of them.
+      if (ragError.code === ErrorCode.ABORTED || options.signal?.aborted || STOP_THE_RUN.has(ragError.code)) {
+        fatal ??= ragError;
+        return;
+      }
+      fail({ sourcePath, code: ragError.code, message: ragError.message });
+      failedFiles.add(sourceFile);
+    };
+
     await this.options.store.withBulkLoad(async () => {
-      for (const source of sources) {
-        const failedFiles = new Set<string>();
-        const seen = new Set<string>();
-        await runPool(source.files, this.options.concurrency ?? 4, async (file) => {
-          options.signal?.throwIfAborted();
-          const sourceFile = `${source.label}/${file.relativePath}`;
-          const loaded = await loadFile(file, sourceFile, source.root);
-          for (const failure of loaded.failures) {
-            fail(failure);
-            failedFiles.add(sourceFile);
-          }
-          for (const document of loaded.documents) {
-            seen.add(document.sourcePath);
-            if (produced.has(document.sourcePath)) {
-              fail({
-                sourcePath: document.sourcePath,
-                code: ErrorCode.INVALID_INPUT,
-                message:
-                  'another source of this run has the same path; give the source folders different names',
-              });
-              continue;
-            }
-            produced.add(document.sourcePath);
-            try {
-              const outcome = await this.ingestDocument(
-                options.workspaceId,
-                source.label,
-                document,
-                options.signal,
-              );
-              tally(summary, document.sourcePath, outcome);
-            } catch (error) {
-              const ragError = toRagError(error);
-              if (ragError.code === ErrorCode.ABORTED || options.signal?.aborted) throw ragError;
-              // A dead store or embedder fails every document the same way: stop instead of
-              // reporting the same error for each of them.
-              if (STOP_THE_RUN.has(ragError.code)) throw ragError;
-              fail({ sourcePath: document.sourcePath, code: ragError.code, message: ragError.message });
+      try {
+        for (const source of sources) {
+          const failedFiles = new Set<string>();
+          const seen = new Set<string>();
+          await runPool(source.files, this.options.concurrency ?? 4, async (file) => {
+            options.signal?.throwIfAborted();
+            if (fatal) throw fatal;
+            const sourceFile = `${source.label}/${file.relativePath}`;
+            const loaded = await loadFile(file, sourceFile, source.root);
+            for (const failure of loaded.failures) {
+              fail(failure);
               failedFiles.add(sourceFile);
             }
-          }
-          summary.files++;
-          filesDone++;
-          options.onProgress?.({ filesTotal, filesDone, currentFile: sourceFile, chunks: summary.chunks });
-        });
+            for (const document of loaded.documents) {
+              seen.add(document.sourcePath);
+              if (produced.has(document.sourcePath)) {
+                fail({
+                  sourcePath: document.sourcePath,
+                  code: ErrorCode.INVALID_INPUT,
+                  message:
+                    'another source of this run has the same path; give the source folders different names',
+                });
+                continue;
+              }
+              produced.add(document.sourcePath);
+              try {
+                const prepared = await this.prepare(
+                  options.workspaceId,
+                  source.label,
+                  document,
+                  options.signal,
+                );
+                if ('status' in prepared) {
+                  tally(summary, document.sourcePath, prepared);
+                  continue;
+                }
+                written.push(
+                  batcher.add(prepared.input).then(
+                    async (result) =>
+                      tally(summary, document.sourcePath, await this.finish(prepared, result)),
+                    (error: unknown) => settle(document.sourcePath, sourceFile, failedFiles, error),
+                  ),
+                );
+                await batcher.room();
+              } catch (error) {
+                settle(document.sourcePath, sourceFile, failedFiles, error);
+                if (fatal) throw fatal;
+              }
+            }
+            summary.files++;
+            filesDone++;
+            options.onProgress?.({ filesTotal, filesDone, currentFile: sourceFile, chunks: summary.chunks });
+          });
+          await batcher.drain();
+          await Promise.all(written.splice(0));
+          if (fatal) throw fatal;
 
-        // A single file says nothing about which of its neighbours still exist: only directories prune.
-        if (options.prune && source.isDirectory) {
-          const stored = await this.options.store.listDocuments(options.workspaceId, source.label);
-          const gone = stored
-            .filter((document) => !seen.has(document.sourcePath) && !failedFiles.has(document.sourceFile))
-            .map((document) => document.sourcePath);
-          summary.documents.removed += await this.options.store.deleteDocuments(options.workspaceId, gone);
+          // A single file says nothing about which of its neighbours still exist: only directories prune.
+          if (options.prune && source.isDirectory) {
+            const stored = await this.options.store.listDocuments(options.workspaceId, source.label);
+            const gone = stored
+              .filter((document) => !seen.has(document.sourcePath) && !failedFiles.has(document.sourceFile))
+              .map((document) => document.sourcePath);
+            summary.documents.removed += await this.options.store.deleteDocuments(options.workspaceId, gone);
+          }
         }
+      } finally {
+        // Whatever stopped the run, nothing is left writing behind it.
+        await batcher.drain().catch(() => undefined);
+        await Promise.allSettled(written);
       }
     });
 
@@ -422,6 +297,21 @@ export class IngestPipeline {
     loadedDocument: LoadedDocument,
     signal?: AbortSignal,
   ): Promise<DocumentOutcome> {
+    const prepared = await this.prepare(workspaceId, sourceRoot, loadedDocument, signal);
+    if ('status' in prepared) return prepared;
+    return this.finish(prepared, await this.options.store.writeDocument(prepared.input, signal));
+  }
+
+  /**
+   * Everything before the write: screening, chunking, embedding, graph facts. Returns the outcome
+   * instead when there is nothing to write (stored unchanged, or no text left).
+   */
+  private async prepare(
+    workspaceId: string,
+    sourceRoot: string,
+    loadedDocument: LoadedDocument,
+    signal?: AbortSignal,
+  ): Promise<PreparedDocument | DocumentOutcome> {
     const { store, embedder } = this.options;
     const { document, redactions } = await this.screened(loadedDocument);
     const hash = contentHash(document);
@@ -430,13 +320,7 @@ export class IngestPipeline {
       return { status: 'unchanged', chunks: 0, tokens: 0, redactions };
     }
 
-    const stage = async (name: IngestStage) =>
-      this.options.onStage?.({
-        workspaceId,
-        sourcePath: document.sourcePath,
-        contentHash: hash,
-        stage: name,
-      });
+    const stage = (name: IngestStage) => this.stage(workspaceId, document.sourcePath, hash, name);
     await stage('parsed');
     const chunks = this.chunksOf(document);
     if (chunks.length === 0) {
@@ -454,7 +338,6 @@ export class IngestPipeline {
       ...(signal ? { signal } : {}),
     });
     await stage('embedded');
-    const tokens = chunks.reduce((total, chunk) => total + chunk.tokenCount, 0);
     const chunkIds = chunks.map((chunk) =>
       stableChunkId(workspaceId, document.sourcePath, chunk.index, chunk.text),
     );
@@ -465,8 +348,10 @@ export class IngestPipeline {
       signal,
     );
     await stage('graph-extracted');
-    const result = await store.writeDocument(
-      {
+    return {
+      tokens: chunks.reduce((total, chunk) => total + chunk.tokenCount, 0),
+      redactions,
+      input: {
         workspaceId,
         sourcePath: document.sourcePath,
         sourceFile: document.sourceFile,
@@ -497,23 +382,36 @@ export class IngestPipeline {
         })),
         ...(graph ? { graph } : {}),
       },
-      signal,
-    );
-    await stage('stored');
+    };
+  }
+
+  /** A written document's outcome, once its transaction committed. */
+  private async finish(prepared: PreparedDocument, result: WriteDocumentResult): Promise<DocumentOutcome> {
+    const { input } = prepared;
+    await this.stage(input.workspaceId, input.sourcePath, input.contentHash, 'stored');
     this.logger.debug('document ingested', {
       event: 'document-ingested',
-      workspaceId,
-      sourcePath: document.sourcePath,
+      workspaceId: input.workspaceId,
+      sourcePath: input.sourcePath,
       status: result.status,
-      chunks: chunks.length,
+      chunks: input.chunks.length,
     });
     const written = result.status !== 'unchanged';
     return {
       status: result.status,
-      chunks: written ? chunks.length : 0,
-      tokens: written ? tokens : 0,
-      redactions,
+      chunks: written ? input.chunks.length : 0,
+      tokens: written ? prepared.tokens : 0,
+      redactions: prepared.redactions,
     };
+  }
+
+  private async stage(
+    workspaceId: string,
+    sourcePath: string,
+    hash: string,
+    stage: IngestStage,
+  ): Promise<void> {
+    await this.options.onStage?.({ workspaceId, sourcePath, contentHash: hash, stage });
   }
 
   /**
@@ -664,149 +562,4 @@ export class IngestPipeline {
     const facts = mergeFacts(document.facts ? [document.facts, ...extracted] : extracted);
     return toSourceGraph(workspaceId, document.sourcePath, facts, chunks);
   }
-}
-
-function extractionInput(document: LoadedDocument): ExtractionInput {
-  return {
-    text: document.text,
-    title: document.title,
-    kind: document.kind,
-    sourcePath: document.sourcePath,
-  };
-}
-
-/**
- * A document given as text: its id is a path-like name whose extension picks the loader and whose
- * first segment is its source root (null when the id itself is refused).
- */
-function loadInline(id: string, content: string): { loaded: LoadResult; sourceRoot: string | null } {
-  const refuse = (sourcePath: string, code: string, message: string) => ({
-    loaded: { documents: [], failures: [{ sourcePath, code, message } satisfies LoadFailure] },
-    sourceRoot: null,
-  });
-  const sourcePath = id.replace(/\\/g, '/').replace(/^\/+/, '');
-  if (!sourcePath || sourcePath.split('/').some((segment) => segment === '..' || segment === '')) {
-    return refuse(
-      id,
-      ErrorCode.INVALID_INPUT,
-      'document id must be a relative path without "..": notes/faq.md',
-    );
-  }
-  const loader = loaderFor(sourcePath);
-  if (!loader) {
-    return refuse(
-      sourcePath,
-      ErrorCode.UNSUPPORTED_FILE_TYPE,
-      `unsupported file type "${path.extname(sourcePath) || '(none)'}" (supported: ${Object.keys(LOADERS).join(' ')})`,
-    );
-  }
-  try {
-    return {
-      loaded: loader({ sourcePath, text: normalizeText(content) }),
-      sourceRoot: sourcePath.split('/')[0]!,
-    };
-  } catch (error) {
-    return refuse(sourcePath, ErrorCode.PARSE_FAILED, `cannot parse: ${(error as Error).message}`);
-  }
-}
-
-/** Adds one document's outcome to a run's summary. */
-function tally(summary: IngestSummary, sourcePath: string, outcome: DocumentOutcome): void {
-  summary.documents[outcome.status]++;
-  summary.chunks += outcome.chunks;
-  summary.tokens += outcome.tokens;
-  if (outcome.redactions.length > 0) {
-    summary.redactions.push({
-      sourcePath,
-      rules: outcome.redactions.map((redaction) => redaction.rule),
-      count: outcome.redactions.reduce((total, redaction) => total + redaction.count, 0),
-    });
-  }
-}
-
-/** Every run's outcome counts, whatever started it: the API, a CLI or a queued job. */
-function countIngest(summary: IngestSummary): void {
-  for (const [outcome, count] of Object.entries(summary.documents)) {
-    if (count > 0) ingestDocuments.inc({ outcome }, count);
-  }
-  ingestChunks.inc(summary.chunks);
-}
-
-function emptySummary(workspaceId: string): IngestSummary {
-  return {
-    workspaceId,
-    files: 0,
-    documents: { added: 0, updated: 0, unchanged: 0, removed: 0, skipped: 0, failed: 0 },
-    chunks: 0,
-    tokens: 0,
-    seconds: 0,
-    chunksPerSecond: 0,
-    corpusVersion: 0,
-    failures: [],
-    redactions: [],
-  };
-}
-
-/**
- * One file's documents. With a `root`, the file is read only if its real path (links resolved) is
- * inside the root's: a link out of the folder being ingested is refused, never read.
- */
-async function loadFile(file: DiscoveredFile, sourcePath: string, root: string | null): Promise<LoadResult> {
-  const failure = (code: string, message: string): LoadResult => ({
-    documents: [],
-    failures: [{ sourcePath, code, message } satisfies LoadFailure],
-  });
-  const loader = loaderFor(sourcePath);
-  if (!loader) {
-    return failure(
-      ErrorCode.UNSUPPORTED_FILE_TYPE,
-      `unsupported file type "${path.extname(file.relativePath) || '(none)'}" (supported: ${Object.keys(LOADERS).join(' ')})`,
-    );
-  }
-  let readPath = file.absolutePath;
-  if (root !== null) {
-    const resolved = await resolveInsideRoot(root, file.absolutePath);
-    if ('code' in resolved) return failure(resolved.code, `${sourcePath} ${resolved.reason}`);
-    readPath = resolved.realPath;
-  }
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(readPath);
-  } catch (error) {
-    return failure(
-      ErrorCode.FILE_UNREADABLE,
-      `cannot read file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
-  }
-  if (looksBinary(bytes))
-    return failure(ErrorCode.UNSUPPORTED_FILE_TYPE, 'binary content in a text file type');
-  try {
-    return loader({ sourcePath, text: normalizeText(bytes.toString('utf8')) });
-  } catch (error) {
-    return failure(ErrorCode.PARSE_FAILED, `cannot parse: ${(error as Error).message}`);
-  }
-}
-
-/** Runs `work` over items with bounded concurrency; the first error stops every lane. */
-async function runPool<T>(
-  items: readonly T[],
-  concurrency: number,
-  work: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  let failed = false;
-  const lanes = Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, async () => {
-    while (!failed && next < items.length) {
-      const item = items[next++]!;
-      try {
-        await work(item);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  });
-  const results = await Promise.allSettled(lanes);
-  const rejected = results.find((result) => result.status === 'rejected');
-  if (rejected) throw (rejected as PromiseRejectedResult).reason;
 }

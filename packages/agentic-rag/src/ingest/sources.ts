@@ -1,0 +1,164 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { ErrorCode } from '../errors/index.js';
+import type { ExtractionInput } from '../graph/index.js';
+import { discoverFiles, resolveInsideRoot, type DiscoveredFile } from './discover.js';
+import type { LoadedDocument, LoadFailure } from './document.js';
+import type { IngestFailure } from './summary.js';
+import { LOADERS, loaderFor, looksBinary, normalizeText, type LoadResult } from './loaders/index.js';
+
+export interface Source {
+  /** The folder's name: the first segment of every source path from it, and the prune scope. */
+  label: string;
+  files: DiscoveredFile[];
+  isDirectory: boolean;
+  /** The folder its files must resolve inside; null for a file named on its own. */
+  root: string | null;
+}
+
+/**
+ * The files of each source: a directory's files (walked, with its discovery failures reported),
+ * or a single file. A source that does not exist is reported and left out.
+ */
+export async function discoverSources(
+  paths: readonly string[],
+  fail: (failure: IngestFailure) => void,
+): Promise<Source[]> {
+  const sources: Source[] = [];
+  for (const source of paths) {
+    const resolved = path.resolve(source);
+    const info = await stat(resolved).catch(() => null);
+    if (!info) {
+      fail({ sourcePath: source, code: ErrorCode.NOT_FOUND, message: `source ${source} does not exist` });
+      continue;
+    }
+    if (info.isDirectory()) {
+      const label = path.basename(resolved);
+      const discovered = await discoverFiles(resolved);
+      for (const failure of discovered.failures)
+        fail({ ...failure, sourcePath: `${label}/${failure.sourcePath}` });
+      sources.push({ label, files: discovered.files, isDirectory: true, root: resolved });
+    } else {
+      const label = path.basename(path.dirname(resolved));
+      sources.push({
+        label,
+        files: [{ absolutePath: resolved, relativePath: path.basename(resolved) }],
+        isDirectory: false,
+        root: null,
+      });
+    }
+  }
+  return sources;
+}
+
+/**
+ * One file's documents. With a `root`, the file is read only if its real path (links resolved) is
+ * inside the root's: a link out of the folder being ingested is refused, never read.
+ */
+export async function loadFile(
+  file: DiscoveredFile,
+  sourcePath: string,
+  root: string | null,
+): Promise<LoadResult> {
+  const failure = (code: string, message: string): LoadResult => ({
+    documents: [],
+    failures: [{ sourcePath, code, message } satisfies LoadFailure],
+  });
+  const loader = loaderFor(sourcePath);
+  if (!loader) {
+    return failure(
+      ErrorCode.UNSUPPORTED_FILE_TYPE,
+      `unsupported file type "${path.extname(file.relativePath) || '(none)'}" (supported: ${Object.keys(LOADERS).join(' ')})`,
+    );
+  }
+  let readPath = file.absolutePath;
+  if (root !== null) {
+    const resolved = await resolveInsideRoot(root, file.absolutePath);
+    if ('code' in resolved) return failure(resolved.code, `${sourcePath} ${resolved.reason}`);
+    readPath = resolved.realPath;
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(readPath);
+  } catch (error) {
+    return failure(
+      ErrorCode.FILE_UNREADABLE,
+      `cannot read file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+  if (looksBinary(bytes))
+    return failure(ErrorCode.UNSUPPORTED_FILE_TYPE, 'binary content in a text file type');
+  try {
+    return loader({ sourcePath, text: normalizeText(bytes.toString('utf8')) });
+  } catch (error) {
+    return failure(ErrorCode.PARSE_FAILED, `cannot parse: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * A document given as text: its id is a path-like name whose extension picks the loader and whose
+ * first segment is its source root (null when the id itself is refused).
+ */
+export function loadInline(id: string, content: string): { loaded: LoadResult; sourceRoot: string | null } {
+  const refuse = (sourcePath: string, code: string, message: string) => ({
+    loaded: { documents: [], failures: [{ sourcePath, code, message } satisfies LoadFailure] },
+    sourceRoot: null,
+  });
+  const sourcePath = id.replace(/\\/g, '/').replace(/^\/+/, '');
+  if (!sourcePath || sourcePath.split('/').some((segment) => segment === '..' || segment === '')) {
+    return refuse(
+      id,
+      ErrorCode.INVALID_INPUT,
+      'document id must be a relative path without "..": notes/faq.md',
+    );
+  }
+  const loader = loaderFor(sourcePath);
+  if (!loader) {
+    return refuse(
+      sourcePath,
+      ErrorCode.UNSUPPORTED_FILE_TYPE,
+      `unsupported file type "${path.extname(sourcePath) || '(none)'}" (supported: ${Object.keys(LOADERS).join(' ')})`,
+    );
+  }
+  try {
+    return {
+      loaded: loader({ sourcePath, text: normalizeText(content) }),
+      sourceRoot: sourcePath.split('/')[0]!,
+    };
+  } catch (error) {
+    return refuse(sourcePath, ErrorCode.PARSE_FAILED, `cannot parse: ${(error as Error).message}`);
+  }
+}
+
+export function extractionInput(document: LoadedDocument): ExtractionInput {
+  return {
+    text: document.text,
+    title: document.title,
+    kind: document.kind,
+    sourcePath: document.sourcePath,
+  };
+}
+
+/** Runs `work` over items with bounded concurrency; the first error stops every lane. */
+export async function runPool<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const lanes = Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, async () => {
+    while (!failed && next < items.length) {
+      const item = items[next++]!;
+      try {
+        await work(item);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  });
+  const results = await Promise.allSettled(lanes);
+  const rejected = results.find((result) => result.status === 'rejected');
+  if (rejected) throw (rejected as PromiseRejectedResult).reason;
+}

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { ErrorCode, RagError } from '../errors/index.js';
+import type { WriteDocumentInput, WriteDocumentResult } from '../store/index.js';
+import { WriteBatcher } from './write-batcher.js';
+
+function input(sourcePath: string, chunks = 1): WriteDocumentInput {
+  return {
+    workspaceId: 'w',
+    sourcePath,
+    sourceFile: sourcePath,
+    sourceRoot: 'root',
+    kind: 'markdown',
+    title: null,
+    url: null,
+    content: '',
+    contentHash: sourcePath,
+    pipelineFingerprint: 'f',
+    tokenCount: 0,
+    metadata: {},
+    embeddingModel: 'm',
+    embeddingDimensions: 1,
+    chunks: Array.from({ length: chunks }, (_, index) => ({
+      chunkId: `${sourcePath}#${index}`,
+      index,
+      text: '',
+      tokenCount: 0,
+      start: 0,
+      end: 0,
+      sectionPath: [],
+      metadata: {},
+      embedding: [0],
+    })),
+  };
+}
+
+/** Records each write's batch; `fail` decides which batches throw. */
+function recorder(fail: (paths: string[]) => Error | null = () => null) {
+  const batches: string[][] = [];
+  let concurrent = 0;
+  let maxConcurrent = 0;
+  const write = async (inputs: readonly WriteDocumentInput[]): Promise<WriteDocumentResult[]> => {
+    const paths = inputs.map((item) => item.sourcePath);
+    batches.push(paths);
+    maxConcurrent = Math.max(maxConcurrent, ++concurrent);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    concurrent--;
+    const error = fail(paths);
+    if (error) throw error;
+    return inputs.map((_, index) => ({ status: 'added', documentId: index, corpusVersion: batches.length }));
+  };
+  return { write, batches, maxConcurrent: () => maxConcurrent };
+}
+
+describe('WriteBatcher', () => {
+  it('writes full batches as they fill, one at a time, and the rest on drain', async () => {
+    const { write, batches, maxConcurrent } = recorder();
+    const batcher = new WriteBatcher(write, { documents: 3, chunks: 100 });
+    const results: Array<Promise<WriteDocumentResult>> = [];
+    for (let index = 0; index < 8; index++) {
+      results.push(batcher.add(input(`d${index}`)));
+      await batcher.room();
+    }
+    await batcher.drain();
+    expect((await Promise.all(results)).every((result) => result.status === 'added')).toBe(true);
+    expect(batches.flat()).toEqual(['d0', 'd1', 'd2', 'd3', 'd4', 'd5', 'd6', 'd7']);
+    expect(batches.every((batch) => batch.length <= 3)).toBe(true);
+    expect(batches.length).toBeLessThan(8);
+    expect(maxConcurrent()).toBe(1);
+  });
+
+  it('closes a batch before it would pass the chunk limit', async () => {
+    const { write, batches } = recorder();
+    const batcher = new WriteBatcher(write, { documents: 100, chunks: 10 });
+    const written = [batcher.add(input('a', 6)), batcher.add(input('b', 6)), batcher.add(input('c', 3))];
+    await batcher.drain();
+    await Promise.all(written);
+    expect(batches).toEqual([['a'], ['b', 'c']]);
+  });
+
+  it('writes a failed batch again one document at a time, so only the bad one fails', async () => {
+    const bad = new RagError(ErrorCode.INVALID_INPUT, 'bad document');
+    const { write, batches } = recorder((paths) => (paths.includes('bad') ? bad : null));
+    const batcher = new WriteBatcher(write, { documents: 3, chunks: 100 });
+    const outcomes = await Promise.allSettled([
+      batcher.add(input('a')),
+      batcher.add(input('bad')),
+      batcher.add(input('c')),
+      batcher.drain(),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    expect(batches).toEqual([['a', 'bad', 'c'], ['a'], ['bad'], ['c']]);
+  });
+
+  it('fails the whole batch at once when the store is down, without retrying each document', async () => {
+    const down = new RagError(ErrorCode.STORE_UNAVAILABLE, 'store down');
+    const { write, batches } = recorder(() => down);
+    const batcher = new WriteBatcher(write, { documents: 2, chunks: 100 });
+    const outcomes = await Promise.allSettled([batcher.add(input('a')), batcher.add(input('b'))]);
+    await batcher.drain();
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+    expect(batches).toEqual([['a', 'b']]);
+  });
+});
