@@ -20,7 +20,10 @@ export interface RealTextCorpus {
   chunks: number;
   /** How many times the manuals were written: 1 unless the text ran out before the target. */
   copies: number;
-  /** Section headings of every written document (copies included, with their marker). */
+  /**
+   * Section headings of the first pass. A copy's are the same with " (copy K)" appended, which a
+   * query would not say, so they are not listed again.
+   */
   headings: string[];
 }
 
@@ -61,7 +64,6 @@ export async function writeRealTextCorpus(options: RealTextCorpusOptions): Promi
       const text = await readFile(path.join(options.directory, 'copy-1', original.path), 'utf8');
       const copy = markCopy(text, copies);
       await writeDocument(options.directory, path.join(`copy-${copies}`, original.path), copy.markdown);
-      headings.push(...copy.headings);
       chunks += original.chunks;
       if (++documents % 20 === 0) report();
     }
