@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '.data/**', 'eval/results/**', 'simulated_ingestion/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', 'eval/results/**', 'simulated_ingestion/**'] },
   { ignores: ['apps/api/src/graphql/generated/**'] }, // `pnpm codegen` output; its helper types use any
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -21,11 +21,7 @@ export class EmbeddedServer {
     const data: ServerThreadData = { dataDir, socketPath: path.join(socketDir, SOCKET_FILE) };
     const worker = new Worker(BOOTSTRAP, {
       eval: true,
-      workerData: {
-        ...data,
-        loader: import.meta.resolve('tsx/esm/api'),
-        entry: new URL('./server-thread.ts', import.meta.url).href,
-      },
+      workerData: { ...data, ...threadEntry() },
     });
     await new Promise<void>((resolve, reject) => {
       const onMessage = (message: { type: string; message?: string }) => {
@@ -62,12 +58,24 @@ export class EmbeddedServer {
 }
 
 /**
- * The thread runs TypeScript like its parent, whatever started the parent (`node --import tsx`,
- * a test runner with its own transform): it registers tsx itself before loading its entry. Only
- * dynamic imports, so the code means the same whether Node reads it as a script or a module.
+ * The thread runs what its parent runs. Compiled (this file is dist/…/embedded-server.js), it loads
+ * server-thread.js beside it with plain Node. From source, whatever started the parent
+ * (`node --import tsx`, a test runner with its own transform), it registers tsx itself before
+ * loading server-thread.ts.
  */
+function threadEntry(): { loader: string | null; entry: string } {
+  const compiled = import.meta.url.endsWith('.js');
+  return {
+    loader: compiled ? null : import.meta.resolve('tsx/esm/api'),
+    entry: new URL(compiled ? './server-thread.js' : './server-thread.ts', import.meta.url).href,
+  };
+}
+
+/** Only dynamic imports, so the code means the same whether Node reads it as a script or a module. */
 const BOOTSTRAP = `
 import('node:worker_threads')
-  .then(({ workerData }) => import(workerData.loader).then((tsx) => (tsx.register(), workerData)))
+  .then(({ workerData }) =>
+    workerData.loader ? import(workerData.loader).then((tsx) => (tsx.register(), workerData)) : workerData,
+  )
   .then((workerData) => import(workerData.entry));
 `;
