@@ -6,3 +6,12 @@ export { naiveWriter } from './naive-writer.js';
 export { openScratchDatabase } from './scratch-database.js';
 export { startSlowEmbeddingServer } from './slow-embedding-server.js';
 export type { SlowEmbeddingServer } from './slow-embedding-server.js';
+export { ensureCorpusPackages, parseChunkSizes, parseCorpus } from './bench-options.js';
+export {
+  databaseUrl,
+  dropScratchDatabase,
+  readScratchMarker,
+  recreateScratchDatabase,
+  writeScratchMarker,
+} from './search-scratch.js';
+export type { ScratchMarker } from './search-scratch.js';

@@ -4,11 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ensureCorpusPackages, parseChunkSizes, parseCorpus } from '../bench/bench-options.js';
 import { prepareCorpus, type CorpusName } from '../bench/corpora/index.js';
-import { naiveWriter } from '../bench/index.js';
+import {
+  dropScratchDatabase,
+  ensureCorpusPackages,
+  naiveWriter,
+  parseChunkSizes,
+  parseCorpus,
+  recreateScratchDatabase,
+} from '../bench/index.js';
 import { LangchainPgvectorPeer, PEER_BATCH_SIZE } from '../bench/peer/index.js';
-import { dropScratchDatabase, recreateScratchDatabase } from '../bench/search-scratch.js';
 import type { Config } from '../config/index.js';
 import { PgliteSql, PostgresSql, type Sql } from '../db/index.js';
 import { createEmbedder } from '../embed/index.js';
@@ -16,6 +21,7 @@ import { ErrorCode, RagError } from '../errors/index.js';
 import { IngestPipeline } from '../ingest/index.js';
 import { createRuntime } from '../runtime/index.js';
 import { cliConfig, EXIT, formatNumber, runCli } from './cli-support.js';
+import { cleanHeading, pagePassages } from './docs-passages.js';
 import { ProgressBar } from './progress-bar.js';
 
 const HELP = `Usage: pnpm bench:ingest [options]
@@ -149,6 +155,7 @@ async function main(): Promise<number> {
         targetChunks,
         directory,
         chunker: { maxTokens: config.CHUNK_MAX_TOKENS, overlapTokens: config.CHUNK_OVERLAP_TOKENS },
+        html: { pagePassages, cleanHeading },
         onProgress: (progress) =>
           bar.update(
             Math.min(progress.chunks, targetChunks),

@@ -2,15 +2,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ensureCorpusPackages, parseChunkSizes, parseCorpus } from '../bench/bench-options.js';
 import { prepareCorpus, type CorpusName, type PreparedCorpus } from '../bench/corpora/index.js';
 import { LangchainPgvectorPeer } from '../bench/peer/index.js';
 import {
   databaseUrl,
+  ensureCorpusPackages,
+  parseChunkSizes,
+  parseCorpus,
   readScratchMarker,
   recreateScratchDatabase,
   writeScratchMarker,
-} from '../bench/search-scratch.js';
+} from '../bench/index.js';
 import type { Config } from '../config/index.js';
 import { PgliteSql, PostgresSql, type Sql } from '../db/index.js';
 import { createEmbedder } from '../embed/index.js';
@@ -19,6 +21,7 @@ import { mean, percentile } from '../eval/index.js';
 import type { RetrieveOptions } from '../retrieve/index.js';
 import { createRuntime } from '../runtime/index.js';
 import { cliConfig, EXIT, formatNumber, runCli } from './cli-support.js';
+import { cleanHeading, pagePassages } from './docs-passages.js';
 import { ProgressBar } from './progress-bar.js';
 
 const HELP = `Usage: pnpm bench:search [options]
@@ -155,6 +158,7 @@ async function buildCorpus(options: RunOptions, directory: string): Promise<Prep
       maxTokens: options.config.CHUNK_MAX_TOKENS,
       overlapTokens: options.config.CHUNK_OVERLAP_TOKENS,
     },
+    html: { pagePassages, cleanHeading },
     zipfSeed: 7,
     onProgress: (progress) =>
       bar.update(

@@ -3,7 +3,6 @@ import { readdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { Element } from 'domhandler';
-import { cleanHeading, pagePassages, type ManualMarkup } from '../../cli/docs-passages.js';
 import { rstToMarkdown } from './rst-to-markdown.js';
 
 /**
@@ -20,6 +19,28 @@ export interface ManualPage {
   page: string;
 }
 
+/**
+ * The HTML section cutter of cli/docs-passages.ts, passed in by the CLI: bench/ may not import
+ * cli/ (the CLIs import bench/), so the shapes it needs are restated here.
+ */
+export interface HtmlPassageCutter {
+  pagePassages: (
+    html: string,
+    pageId: string,
+    markup: ManualMarkup,
+    limits: { minWords: number; maxWords: number },
+  ) => Array<{ title: string; text: string }>;
+  cleanHeading: (text: string) => string;
+}
+
+/** How one HTML manual marks its sections and chrome (cli/docs-passages.ts's ManualMarkup). */
+export interface ManualMarkup {
+  isContentRoot: (element: Element) => boolean;
+  isSection: (element: Element) => boolean;
+  isChrome: (element: Element) => boolean;
+  cleanTitle: (title: string) => string;
+}
+
 export interface CorpusDocument {
   /** Where the document goes under the corpus directory, ending in `.md`. */
   path: string;
@@ -34,7 +55,11 @@ interface Manual {
   debianPackage: string;
   root: string;
   pages: (root: string) => Promise<string[]>;
-  toMarkdown: (content: Buffer, page: string) => { title: string; headings: string[]; markdown: string };
+  toMarkdown: (
+    content: Buffer,
+    page: string,
+    html: HtmlPassageCutter,
+  ) => { title: string; headings: string[]; markdown: string };
 }
 
 const classes = (element: Element): string[] => (element.attribs.class ?? '').split(/\s+/);
@@ -45,7 +70,7 @@ const POSTGRES_SECTIONS = new Set([
   'refentry', 'refsynopsisdiv', 'refsect1', 'refsect2', 'refsect3',
 ]); // prettier-ignore
 
-const POSTGRES_MARKUP: ManualMarkup = {
+const postgresMarkup = ({ cleanHeading }: HtmlPassageCutter): ManualMarkup => ({
   isContentRoot: (element) => element.name === 'body',
   isSection: (element) =>
     element.name === 'div' && classes(element).some((name) => POSTGRES_SECTIONS.has(name)),
@@ -53,9 +78,9 @@ const POSTGRES_MARKUP: ManualMarkup = {
     element.name === 'div' &&
     classes(element).some((name) => ['navheader', 'navfooter', 'toc'].includes(name)),
   cleanTitle: cleanHeading,
-};
+});
 
-const PYTHON_MARKUP: ManualMarkup = {
+const pythonMarkup = ({ cleanHeading }: HtmlPassageCutter): ManualMarkup => ({
   isContentRoot: (element) => element.name === 'div' && classes(element).includes('body'),
   isSection: (element) => element.name === 'section',
   isChrome: (element) =>
@@ -63,14 +88,15 @@ const PYTHON_MARKUP: ManualMarkup = {
     (element.name === 'div' &&
       classes(element).some((name) => ['related', 'sphinxsidebar', 'footer'].includes(name))),
   cleanTitle: (title) => cleanHeading(title.replace(/\s+—\s+Python [\d.]+ documentation$/, '')),
-};
+});
 
 /** Sections as the manual cuts them; the chunker, not this, decides chunk sizes. */
 const SECTION_LIMITS = { minWords: 40, maxWords: 5000 };
 
-function htmlToMarkdown(markup: ManualMarkup) {
-  return (content: Buffer, page: string) => {
-    const passages = pagePassages(
+function htmlToMarkdown(markupOf: (html: HtmlPassageCutter) => ManualMarkup) {
+  return (content: Buffer, page: string, html: HtmlPassageCutter) => {
+    const markup = markupOf(html);
+    const passages = html.pagePassages(
       content.toString('utf8'),
       page.replace(/\.html$/, ''),
       markup,
@@ -112,14 +138,14 @@ const MANUALS: Record<ManualName, Manual> = {
     debianPackage: 'postgresql-doc-15',
     root: '/usr/share/doc/postgresql-doc-15/html',
     pages: htmlPages,
-    toMarkdown: htmlToMarkdown(POSTGRES_MARKUP),
+    toMarkdown: htmlToMarkdown(postgresMarkup),
   },
   'python-docs': {
     name: 'python-docs',
     debianPackage: 'python3.11-doc',
     root: '/usr/share/doc/python3.11/html',
     pages: htmlPages,
-    toMarkdown: htmlToMarkdown(PYTHON_MARKUP),
+    toMarkdown: htmlToMarkdown(pythonMarkup),
   },
   'linux-docs': {
     name: 'linux-docs',
@@ -180,11 +206,12 @@ export async function manualPages(
 /** One page as a Markdown document; `undefined` for a page with no text (a redirect, a table of contents). */
 export async function pageDocument(
   page: ManualPage,
+  html: HtmlPassageCutter,
   roots: Partial<Record<ManualName, string>> = {},
 ): Promise<CorpusDocument | undefined> {
   const manual = MANUALS[page.manual];
   const root = await realpath(roots[page.manual] ?? manual.root);
-  const converted = manual.toMarkdown(await readFile(path.join(root, page.page)), page.page);
+  const converted = manual.toMarkdown(await readFile(path.join(root, page.page)), page.page, html);
   if (converted.markdown.trim() === '') return undefined;
   return {
     path: `${page.manual}/${page.page.replace(/\.(?:html|rst|txt)(?:\.gz)?$/, '')}.md`,
