@@ -8,6 +8,11 @@
 --   embedding_array  dropped: nothing reads the real[] copy (an export can cast embedding::real[]),
 --                    and it doubled the bytes each chunk writes
 --   rag_chunks_tsv_idx dropped: unused
+--   rag_chunk_terms' foreign key to rag_chunks replaced by a statement trigger that deletes a
+--                    deleted chunk's postings: the key's per-row check cost as much as inserting
+--                    the postings into both their indexes (3.9 s of 7.5 s for 330k postings)
+--   rag_chunk_fields() counts a lexeme's fields with array functions instead of two correlated
+--                    subqueries per lexeme: same rows, a quarter of the time (0.39 s v 1.47 s)
 
 -- The one definition of a chunk's tsvector: the heading trail weighted A, the text B.
 CREATE FUNCTION rag_chunk_tsv(section_path text, body text)
@@ -17,13 +22,49 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
          setweight(to_tsvector('english', body), 'B')
 $$;
 
--- A chunk's length for BM25: its heading and body lexemes, each position counted (a stripped
--- lexeme, with no positions, counts once), as rag_chunk_fields() counts tf + tf_heading.
+-- A chunk's length for BM25: its heading and body lexemes, each position counted, exactly the sum
+-- of tf + tf_heading over rag_chunk_fields().
 CREATE FUNCTION rag_tsv_length(tsv tsvector)
 RETURNS integer
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT coalesce(sum(coalesce(cardinality(t.weights), 1)), 0)::integer FROM unnest(tsv) AS t
+  SELECT coalesce(sum(coalesce(cardinality(t.weights), 0)), 0)::integer FROM unnest(tsv) AS t
 $$;
+
+-- A lexeme's positions carry their weight: A in the heading trail, B in the body.
+CREATE OR REPLACE FUNCTION rag_chunk_fields(title text, tsv tsvector)
+RETURNS TABLE (lexeme text, tf integer, tf_heading integer, tf_title integer)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT f.lexeme, sum(f.body)::integer, sum(f.heading)::integer, sum(f.title)::integer
+  FROM (
+    SELECT t.lexeme,
+           coalesce(cardinality(t.weights), 0) - coalesce(cardinality(array_positions(t.weights, 'A')), 0) AS body,
+           coalesce(cardinality(array_positions(t.weights, 'A')), 0) AS heading,
+           0 AS title
+    FROM unnest(tsv) AS t
+    UNION ALL
+    SELECT t.lexeme, 0, 0, coalesce(cardinality(t.positions), 1)
+    FROM unnest(to_tsvector('english', coalesce(title, ''))) AS t
+  ) AS f
+  GROUP BY f.lexeme
+$$;
+
+ALTER TABLE rag_chunk_terms DROP CONSTRAINT rag_chunk_terms_chunk_id_fkey;
+
+-- Postings go with their chunk however it is deleted (a document's replacement, a delete, a
+-- workspace's cascade): once per statement, through rag_chunk_terms_chunk_idx.
+CREATE FUNCTION rag_chunks_drop_postings()
+RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM rag_chunk_terms t USING gone WHERE t.chunk_id = gone.id;
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER rag_chunks_drop_postings
+  AFTER DELETE ON rag_chunks
+  REFERENCING OLD TABLE AS gone
+  FOR EACH STATEMENT EXECUTE FUNCTION rag_chunks_drop_postings();
 
 ALTER TABLE rag_chunks ALTER COLUMN tsv DROP EXPRESSION;
 ALTER TABLE rag_chunks DROP COLUMN embedding_array;

@@ -64,6 +64,8 @@ describe.each(testBackends())('CorpusStore on $name', (backend) => {
 
   it('drops the vector index only once a run has written 100 documents (or as many as the database held), and rebuilds it even when the run fails', async () => {
     const workspace = `store-bulk-${Date.now()}`;
+    // Not an empty database (that drops the index at once; see the next test).
+    await store.writeDocument(document(`${workspace}-seed`, 'seed.txt', 'seed'));
     let duringSmallRun: string | undefined;
     await store.withBulkLoad(async () => {
       for (let index = 0; index < 99; index++)
@@ -95,6 +97,35 @@ describe.each(testBackends())('CorpusStore on $name', (backend) => {
     ).rejects.toThrow('run failed');
     expect(duringBigRun).toBeUndefined();
     expect(await indexDefinition()).toBeDefined();
-    await sql.query('DELETE FROM rag_workspaces WHERE id = $1', [workspace]);
+    await sql.query('DELETE FROM rag_workspaces WHERE id = ANY($1::text[])', [
+      [workspace, `${workspace}-seed`],
+    ]);
   });
+
+  it.runIf(backend.name === 'pglite')(
+    'into an empty database, drops the vector index at the first write and builds it once at the end',
+    async () => {
+      const empty = await backend.open();
+      try {
+        const fresh = new CorpusStore(empty);
+        const indexes = async () =>
+          (
+            await empty.query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM pg_indexes WHERE indexname = 'rag_chunks_embedding_idx'",
+            )
+          ).rows[0]!.n;
+        const during: number[] = [];
+        await fresh.withBulkLoad(async () => {
+          for (let index = 0; index < 3; index++) {
+            await fresh.writeDocument(document('store-empty', `${index}.txt`, `doc ${index}`));
+            during.push(await indexes());
+          }
+        });
+        expect(during).toEqual([0, 0, 0]);
+        expect(await indexes()).toBe(1);
+      } finally {
+        await empty.close();
+      }
+    },
+  );
 });
