@@ -85,7 +85,10 @@ async function main(): Promise<void> {
   logger.info('ready', { event: 'api-ready' });
 }
 
-/** The quick start's promise: the sample corpus is searchable as soon as the service is ready. */
+/**
+ * The quick start's promise: the sample corpus is searchable as soon as the service is ready, and a
+ * smoke search shows it whenever the corpus changed.
+ */
 async function ingestCorpus(config: Config, runtime: RagRuntime, logger: Logger, signal: AbortSignal) {
   const workspaceId = config.AGENTIC_RAG_WORKSPACE;
   const summary = await runtime.pipeline.ingestSources({
@@ -103,6 +106,10 @@ async function ingestCorpus(config: Config, runtime: RagRuntime, logger: Logger,
     corpusVersion: summary.corpusVersion,
     failures: summary.failures,
   });
+  // A restart over an unchanged corpus searches what the last start already searched: skipping it
+  // takes the first query's warm-up (~0.5 s) off every restart.
+  const { added, updated, removed } = summary.documents;
+  if (added + updated + removed === 0) return;
   const query = 'How do I create a location?';
   const {
     hits: [top],
