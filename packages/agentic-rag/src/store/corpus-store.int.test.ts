@@ -53,6 +53,28 @@ describe.each(testBackends())('CorpusStore on $name', (backend) => {
     await sql.query('DELETE FROM rag_workspaces WHERE id = $1', [workspace]);
   });
 
+  it("takes a chunk's postings with it however the chunk goes: replaced, deleted, or its workspace deleted", async () => {
+    const workspace = `store-${backend.name}-postings`;
+    const postings = async () =>
+      (
+        await sql.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM rag_chunk_terms WHERE workspace_id = $1',
+          [workspace],
+        )
+      ).rows[0]!.n;
+    await store.writeDocuments([
+      document(workspace, 'a.txt', 'alpha beta gamma'),
+      document(workspace, 'b.txt', 'delta epsilon'),
+    ]);
+    expect(await postings()).toBe(5);
+    await store.writeDocument(document(workspace, 'a.txt', 'alpha zeta'));
+    expect(await postings()).toBe(4);
+    await store.deleteDocuments(workspace, ['b.txt']);
+    expect(await postings()).toBe(2);
+    await sql.query('DELETE FROM rag_workspaces WHERE id = $1', [workspace]);
+    expect(await postings()).toBe(0);
+  });
+
   it('rejects a malformed workspace id before writing', async () => {
     await expect(store.writeDocument(document('', 'a.txt', 'x'))).rejects.toMatchObject({
       code: 'INVALID_INPUT',
