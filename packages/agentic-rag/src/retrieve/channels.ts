@@ -3,6 +3,7 @@ import { vectorLiteral } from '../store/index.js';
 import { filterConditions, type RetrievalFilters } from './filters.js';
 import { expandQuery } from './feedback.js';
 import type { QueryTerm } from './query-analysis.js';
+import { blockMaxApplies, blockMaxBm25 } from './lexical/block-max.js';
 
 /** One channel's candidates, best first; scores are the channel's own (cosine, BM25). */
 export interface ChannelResult {
@@ -60,6 +61,12 @@ const BM25_WORK_MEM = '64MB';
 /** BM25F's term frequency of a posting: its fields' counts weighted by $8 (heading) and $9 (title). */
 const FIELD_TF = '(p.tf + $8::float8 * p.tf_heading + $9::float8 * p.tf_title)';
 
+/**
+ * Scores are rounded to this grid (1e-9) before ranking: the same chunk summed over its terms in
+ * another order differs in the last bits, and every strategy must break ties by id the same way.
+ */
+const SCORE_GRID = '1e9::float8';
+
 /** Terms in more than this share of the workspace's chunks are "common" for MaxScore pruning. */
 const COMMON_TERM_SHARE = 0.05;
 
@@ -76,13 +83,18 @@ export interface Bm25Options {
    */
   fields: { heading: number; title: number };
   filters: RetrievalFilters;
-  /** MaxScore pruning (default on); its result is always checked to be exact. */
+  /**
+   * Pruning (default on): block-max over the summarised ranges of chunk ids when the workspace has
+   * any (see lexical/summaries.ts), else MaxScore; either answer is exact.
+   */
   pruning?: boolean;
 }
 
+export type Bm25Strategy = 'blockmax' | 'maxscore' | 'full';
+
 export interface Bm25Statistics {
-  /** Whether MaxScore pruning answered (exactly) or the full scan ran. */
-  strategy: 'maxscore' | 'full';
+  /** Which answered, exactly each: block-max pruning, MaxScore pruning, or the full scan. */
+  strategy: Bm25Strategy;
   /** Chunks in the workspace. */
   n: number;
   /** Average chunk length in lexemes. */
@@ -99,12 +111,23 @@ export interface Bm25Statistics {
  */
 export async function bm25Channel(sql: Sql, options: Bm25Options): Promise<ChannelResult & Bm25Statistics> {
   const started = performance.now();
-  const statistics = await sql.query<{ chunk_count: number; lexeme_total: number }>(
-    'SELECT chunk_count, lexeme_total FROM rag_workspaces WHERE id = $1',
+  const statistics = await sql.query<{
+    chunk_count: number;
+    lexeme_total: number;
+    range_size: number | null;
+    summarised_below: number | null;
+  }>(
+    `SELECT w.chunk_count, w.lexeme_total, m.range_size, m.summarised_below
+     FROM rag_workspaces w LEFT JOIN rag_lexical_watermarks m ON m.workspace_id = w.id
+     WHERE w.id = $1`,
     [options.workspaceId],
   );
   const n = statistics.rows[0]?.chunk_count ?? 0;
   const averageLength = n > 0 ? statistics.rows[0]!.lexeme_total / n : 0;
+  const watermark = {
+    rangeSize: statistics.rows[0]?.range_size ?? 1,
+    summarisedBelow: Number(statistics.rows[0]?.summarised_below ?? 0),
+  };
   const weighted = options.terms.filter((term) => (options.documentFrequency.get(term.lexeme) ?? 0) > 0);
   if (n === 0 || weighted.length === 0) {
     return { ids: [], scores: [], ms: performance.now() - started, n, averageLength, strategy: 'full' };
@@ -115,7 +138,7 @@ export async function bm25Channel(sql: Sql, options: Bm25Options): Promise<Chann
     (term) => term.count * bm25Idf(n, options.documentFrequency.get(term.lexeme)!),
   );
   const filters = filterConditions(options.filters, 10);
-  const done = (rows: Array<{ id: number; score: number }>, strategy: 'maxscore' | 'full') => ({
+  const done = (rows: Array<{ id: number; score: number }>, strategy: Bm25Strategy) => ({
     ids: rows.map((row) => row.id),
     scores: rows.map((row) => row.score),
     ms: performance.now() - started,
@@ -138,11 +161,29 @@ export async function bm25Channel(sql: Sql, options: Bm25Options): Promise<Chann
     options.fields.title,
   ];
 
-  if ((options.pruning ?? true) && !filters.sql) {
+  const pruning = (options.pruning ?? true) && !filters.sql;
+  let known = 0;
+  if (pruning && blockMaxApplies({ ...options, watermark })) {
+    const blockMax = await blockMaxBm25(sql, {
+      workspaceId: options.workspaceId,
+      lexemes,
+      weights,
+      k1: options.k1,
+      b: options.b,
+      averageLength,
+      limit: options.limit,
+      fields: options.fields,
+      watermark,
+    });
+    if (blockMax.complete) return done(blockMax.rows, 'blockmax');
+    // Too loose to prune by ranges; the k-th real score found so far still starts MaxScore higher.
+    if (blockMax.rows.length === options.limit) known = blockMax.rows[options.limit - 1]!.score;
+  }
+
+  if (pruning) {
     const frequencies = weighted.map((term) => options.documentFrequency.get(term.lexeme)!);
     const rarest = Math.min(...frequencies);
     let essential = frequencies.map((df) => df <= n * COMMON_TERM_SHARE || df === rarest);
-    let known = 0;
     // Two rounds at most: the first split is by document frequency; if it cannot prove its top
     // k exact, its k-th score is still a real score, so a lower bound of the true k-th score,
     // and the second round makes non-essential only terms that together stay below it.
@@ -163,8 +204,9 @@ export async function bm25Channel(sql: Sql, options: Bm25Options): Promise<Chann
   const rows = await runBm25(
     sql,
     `SELECT p.chunk_id AS id,
-            sum(q.weight * ${FIELD_TF} * ($4::float8 + 1)
-                / (${FIELD_TF} + $4::float8 * (1 - $5::float8 + $5::float8 * p.chunk_length / $6::float8))) AS score
+            round(sum(q.weight * ${FIELD_TF} * ($4::float8 + 1)
+                      / (${FIELD_TF} + $4::float8 * (1 - $5::float8 + $5::float8 * p.chunk_length / $6::float8))) * ${SCORE_GRID})
+              / ${SCORE_GRID} AS score
      FROM unnest($2::text[], $3::float8[]) AS q(lexeme, weight)
      JOIN rag_chunk_terms p ON p.workspace_id = $1 AND p.lexeme = q.lexeme
      ${filters.sql ? 'JOIN rag_chunks c ON c.id = p.chunk_id JOIN rag_documents d ON d.id = c.document_id' : ''}

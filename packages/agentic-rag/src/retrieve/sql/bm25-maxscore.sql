@@ -25,7 +25,8 @@ threshold AS (
 survivors AS (
   SELECT partial.chunk_id, partial.score FROM partial, threshold WHERE partial.score + $10::float8 >= threshold.theta
 )
-SELECT s.chunk_id AS id, s.score + coalesce(extra.score, 0) AS score
+-- Rounded to 1e-9 as in every BM25 statement, so ties break by id whatever the order of the sum.
+SELECT s.chunk_id AS id, round((s.score + coalesce(extra.score, 0)) * 1e9::float8) / 1e9::float8 AS score
 FROM survivors AS s
 LEFT JOIN LATERAL (
   SELECT sum(q.weight * (p.tf + $8::float8 * p.tf_heading + $9::float8 * p.tf_title) * ($4::float8 + 1)
