@@ -67,7 +67,11 @@ export function build() {
   const started = new Date();
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   const projects = APPS.map((app) => `${app}/tsconfig.build.json`);
-  const result = spawnSync(process.execPath, [tsc, '-b', ...projects], { cwd: REPO, stdio: 'inherit' });
+  // tsc's report goes to stderr: on `pnpm mcp`, stdout is the MCP protocol's.
+  const result = spawnSync(process.execPath, [tsc, '-b', ...projects], {
+    cwd: REPO,
+    stdio: ['ignore', 2, 2],
+  });
   if (result.status !== 0) throw new Error(`tsc -b failed (exit ${result.status ?? result.signal})`);
   for (const pkg of PACKAGES) {
     cpSync(path.join(REPO, pkg, 'src'), path.join(REPO, pkg, 'dist'), {
