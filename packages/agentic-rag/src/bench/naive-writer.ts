@@ -1,7 +1,7 @@
 import type { Sql } from '../db/index.js';
 import type { IngestStore } from '../ingest/index.js';
 import type { CorpusStore, WriteDocumentInput, WriteDocumentResult } from '../store/index.js';
-import { insertChunks } from '../store/index.js';
+import { addStatistics, insertChunks } from '../store/index.js';
 
 /**
  * The baseline the benchmark compares against: what a first implementation usually does — one
@@ -49,9 +49,14 @@ export function naiveWriter(sql: Sql, store: CorpusStore): IngestStore {
       );
       const documentId = document.rows[0]!.id;
       for (const chunk of input.chunks) {
-        await insertChunks(sql, input.workspaceId, input.embeddingModel, input.embeddingDimensions, [
-          { ...chunk, documentId },
-        ]);
+        const delta = await insertChunks(
+          sql,
+          input.workspaceId,
+          input.embeddingModel,
+          input.embeddingDimensions,
+          [{ ...chunk, documentId }],
+        );
+        await addStatistics(sql, input.workspaceId, delta);
       }
       const version = await sql.query<{ corpus_version: number }>(
         'UPDATE rag_workspaces SET corpus_version = corpus_version + 1 WHERE id = $1 RETURNING corpus_version',

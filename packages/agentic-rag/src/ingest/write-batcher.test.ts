@@ -54,7 +54,7 @@ function recorder(fail: (paths: string[]) => Error | null = () => null) {
 describe('WriteBatcher', () => {
   it('writes full batches as they fill, one at a time, and the rest on drain', async () => {
     const { write, batches, maxConcurrent } = recorder();
-    const batcher = new WriteBatcher(write, { documents: 3, chunks: 100 });
+    const batcher = new WriteBatcher(write, { documents: 3, chunks: 100, parallel: 1 });
     const results: Array<Promise<WriteDocumentResult>> = [];
     for (let index = 0; index < 8; index++) {
       results.push(batcher.add(input(`d${index}`)));
@@ -68,9 +68,23 @@ describe('WriteBatcher', () => {
     expect(maxConcurrent()).toBe(1);
   });
 
+  it('writes up to `parallel` batches at once', async () => {
+    const { write, batches, maxConcurrent } = recorder();
+    const batcher = new WriteBatcher(write, { documents: 2, chunks: 100, parallel: 2 });
+    const results: Array<Promise<WriteDocumentResult>> = [];
+    for (let index = 0; index < 12; index++) {
+      results.push(batcher.add(input(`d${index}`)));
+      await batcher.room();
+    }
+    await batcher.drain();
+    await Promise.all(results);
+    expect(batches.flat().sort()).toEqual(Array.from({ length: 12 }, (_, index) => `d${index}`).sort());
+    expect(maxConcurrent()).toBe(2);
+  });
+
   it('closes a batch before it would pass the chunk limit', async () => {
     const { write, batches } = recorder();
-    const batcher = new WriteBatcher(write, { documents: 100, chunks: 10 });
+    const batcher = new WriteBatcher(write, { documents: 100, chunks: 10, parallel: 1 });
     const written = [batcher.add(input('a', 6)), batcher.add(input('b', 6)), batcher.add(input('c', 3))];
     await batcher.drain();
     await Promise.all(written);
@@ -80,7 +94,7 @@ describe('WriteBatcher', () => {
   it('writes a failed batch again one document at a time, so only the bad one fails', async () => {
     const bad = new RagError(ErrorCode.INVALID_INPUT, 'bad document');
     const { write, batches } = recorder((paths) => (paths.includes('bad') ? bad : null));
-    const batcher = new WriteBatcher(write, { documents: 3, chunks: 100 });
+    const batcher = new WriteBatcher(write, { documents: 3, chunks: 100, parallel: 1 });
     const outcomes = await Promise.allSettled([
       batcher.add(input('a')),
       batcher.add(input('bad')),
@@ -99,7 +113,7 @@ describe('WriteBatcher', () => {
   it('fails the whole batch at once when the store is down, without retrying each document', async () => {
     const down = new RagError(ErrorCode.STORE_UNAVAILABLE, 'store down');
     const { write, batches } = recorder(() => down);
-    const batcher = new WriteBatcher(write, { documents: 2, chunks: 100 });
+    const batcher = new WriteBatcher(write, { documents: 2, chunks: 100, parallel: 1 });
     const outcomes = await Promise.allSettled([batcher.add(input('a')), batcher.add(input('b'))]);
     await batcher.drain();
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);

@@ -7,6 +7,11 @@ export interface WriteBatcherLimits {
   documents: number;
   /** Chunks per transaction: bounds the statement's size whatever the documents' lengths. */
   chunks: number;
+  /**
+   * Batches written at once. A batch's long statement (chunks and postings) shares no rows with
+   * another's; they queue only on the statistics at the end. Two keep two server cores busy.
+   */
+  parallel: number;
 }
 
 /**
@@ -14,7 +19,7 @@ export interface WriteBatcherLimits {
  * (document frequencies, the workspace row) cost less per document as the batch grows, flattening
  * out by a few hundred chunks; past a few thousand, one statement holds tens of MB of parameters.
  */
-export const DEFAULT_BATCH_LIMITS: WriteBatcherLimits = { documents: 64, chunks: 1000 };
+export const DEFAULT_BATCH_LIMITS: WriteBatcherLimits = { documents: 64, chunks: 1000, parallel: 2 };
 
 interface Pending {
   input: WriteDocumentInput;
@@ -24,14 +29,14 @@ interface Pending {
 
 /**
  * Gathers prepared documents into batches, each written in one transaction, while the next
- * batch is being prepared: one batch in flight, the next filling. A batch that fails is written
+ * batch is being prepared: up to `parallel` batches in flight, the next filling. A batch that fails is written
  * again one document at a time, so one bad document fails alone; a failure that would fail every
  * document (the store is down, the run was cancelled) fails the batch as it is.
  */
 export class WriteBatcher {
   private pending: Pending[] = [];
   private pendingChunks = 0;
-  private inFlight: Promise<void> | null = null;
+  private readonly inFlight = new Set<Promise<void>>();
   private draining = false;
 
   constructor(
@@ -51,14 +56,14 @@ export class WriteBatcher {
 
   /** Resolves once there is room for another document: back-pressure for whoever prepares them. */
   async room(): Promise<void> {
-    while (this.full() && this.inFlight) await this.inFlight;
+    while (this.full() && this.inFlight.size > 0) await Promise.race(this.inFlight);
   }
 
   /** Writes everything queued and waits for it. */
   async drain(): Promise<void> {
     this.draining = true;
     this.kick();
-    while (this.inFlight) await this.inFlight;
+    while (this.inFlight.size > 0) await Promise.race(this.inFlight);
   }
 
   private full(): boolean {
@@ -66,20 +71,26 @@ export class WriteBatcher {
   }
 
   private kick(): void {
-    if (this.inFlight || this.pending.length === 0 || !(this.full() || this.draining)) return;
-    const batch: Pending[] = [];
-    let chunks = 0;
-    while (this.pending.length > 0 && batch.length < this.limits.documents) {
-      const next = this.pending[0]!;
-      if (batch.length > 0 && chunks + next.input.chunks.length > this.limits.chunks) break;
-      batch.push(this.pending.shift()!);
-      chunks += next.input.chunks.length;
+    while (
+      this.inFlight.size < this.limits.parallel &&
+      this.pending.length > 0 &&
+      (this.full() || this.draining)
+    ) {
+      const batch: Pending[] = [];
+      let chunks = 0;
+      while (this.pending.length > 0 && batch.length < this.limits.documents) {
+        const next = this.pending[0]!;
+        if (batch.length > 0 && chunks + next.input.chunks.length > this.limits.chunks) break;
+        batch.push(this.pending.shift()!);
+        chunks += next.input.chunks.length;
+      }
+      this.pendingChunks -= chunks;
+      const written: Promise<void> = this.writeBatch(batch).finally(() => {
+        this.inFlight.delete(written);
+        this.kick();
+      });
+      this.inFlight.add(written);
     }
-    this.pendingChunks -= chunks;
-    this.inFlight = this.writeBatch(batch).finally(() => {
-      this.inFlight = null;
-      this.kick();
-    });
   }
 
   private async writeBatch(batch: readonly Pending[]): Promise<void> {

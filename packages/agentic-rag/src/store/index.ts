@@ -11,8 +11,8 @@ export type {
   WriteDocumentResult,
   WriteStatus,
 } from './corpus-store.js';
-export { insertChunks } from './write-batch.js';
-export type { ChunkRow } from './write-batch.js';
+export { addStatistics, insertChunks } from './write-batch.js';
+export type { ChunkRow, StatisticsDelta } from './write-batch.js';
 export { citableChunks } from './citable-chunks.js';
 export type { CitableChunk } from './citable-chunks.js';
 export { recordIngestStage, unfinishedIngests } from './ingest-stages.js';

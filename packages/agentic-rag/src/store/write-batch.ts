@@ -5,6 +5,7 @@ import { removeFromStatistics } from './statistics.js';
 
 const UPSERT_DOCUMENTS = loadSqlFile(new URL('./sql/upsert-documents.sql', import.meta.url));
 const INSERT_CHUNKS = loadSqlFile(new URL('./sql/insert-chunks.sql', import.meta.url));
+const ADD_STATISTICS = loadSqlFile(new URL('./sql/add-statistics.sql', import.meta.url));
 
 /** Keeps the section trail in one text column, which the chunk's tsvector indexes. */
 export const SECTION_SEPARATOR = ' > ';
@@ -55,6 +56,14 @@ export interface ChunkRow extends StoredChunkInput {
   documentId: number;
 }
 
+/** What inserted chunks add to the workspace's BM25 statistics. */
+export interface StatisticsDelta {
+  lexemes: string[];
+  documentFrequencies: number[];
+  chunks: number;
+  lengthTotal: number;
+}
+
 /**
  * Writes documents of one workspace inside the caller's transaction: their rows, chunks, BM25
  * postings and statistics, graph facts, and one corpus version for the whole batch. Each
@@ -77,7 +86,13 @@ export async function writeBatch(
       workspaceId,
       inputs.map((input) => input.sourceFile),
     );
-  await tx.query('INSERT INTO rag_workspaces (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [workspaceId]);
+  // Not a bare ON CONFLICT DO NOTHING: that waits for any open transaction that updated the row
+  // (every other writer's batch does), which would serialise concurrent batches from their start.
+  await tx.query(
+    `INSERT INTO rag_workspaces (id) SELECT $1 WHERE NOT EXISTS (SELECT 1 FROM rag_workspaces WHERE id = $1)
+     ON CONFLICT (id) DO NOTHING`,
+    [workspaceId],
+  );
 
   const upserted = await tx.query<{ id: number; source_path: string; inserted: boolean }>(UPSERT_DOCUMENTS, [
     workspaceId,
@@ -113,7 +128,13 @@ export async function writeBatch(
     const row = rows.get(input.sourcePath);
     if (row) for (const chunk of input.chunks) chunks.push({ ...chunk, documentId: row.id });
   }
-  await insertChunks(tx, workspaceId, inputs[0]!.embeddingModel, inputs[0]!.embeddingDimensions, chunks);
+  const delta = await insertChunks(
+    tx,
+    workspaceId,
+    inputs[0]!.embeddingModel,
+    inputs[0]!.embeddingDimensions,
+    chunks,
+  );
 
   if (graph?.transactional) {
     for (const input of inputs) {
@@ -121,6 +142,9 @@ export async function writeBatch(
         await graph.replaceSource(input.graph, tx);
     }
   }
+  // The rows every writer of the workspace shares, last: concurrent batches wait on each other
+  // only from here to their commit.
+  await addStatistics(tx, workspaceId, delta);
   const version = await tx.query<{ corpus_version: number }>(
     'UPDATE rag_workspaces SET corpus_version = corpus_version + 1, updated_at = now() WHERE id = $1 RETURNING corpus_version',
     [workspaceId],
@@ -138,9 +162,9 @@ export async function writeBatch(
 }
 
 /**
- * Inserts chunks with their postings and their share of the workspace's BM25 statistics, in
- * one statement whatever their number (see insert-chunks.sql). Embedding model and dimensions
- * are the batch's: one pipeline writes one model.
+ * Inserts chunks with their postings in one statement whatever their number (see
+ * insert-chunks.sql) and returns what they add to the statistics, for addStatistics. Embedding
+ * model and dimensions are the batch's: one pipeline writes one model.
  */
 export async function insertChunks(
   tx: SqlExecutor,
@@ -148,22 +172,53 @@ export async function insertChunks(
   embeddingModel: string,
   embeddingDimensions: number,
   chunks: readonly ChunkRow[],
+): Promise<StatisticsDelta> {
+  const delta: StatisticsDelta = {
+    lexemes: [],
+    documentFrequencies: [],
+    chunks: chunks.length,
+    lengthTotal: 0,
+  };
+  if (chunks.length === 0) return delta;
+  const result = await tx.query<{ lexeme: string; df: number; length_total: string | number }>(
+    INSERT_CHUNKS,
+    [
+      workspaceId,
+      embeddingModel,
+      embeddingDimensions,
+      chunks.map((chunk) => chunk.documentId),
+      chunks.map((chunk) => chunk.chunkId),
+      chunks.map((chunk) => chunk.index),
+      chunks.map((chunk) => chunk.text),
+      chunks.map((chunk) => chunk.tokenCount),
+      chunks.map((chunk) => chunk.start),
+      chunks.map((chunk) => chunk.end),
+      chunks.map((chunk) => chunk.sectionPath.join(SECTION_SEPARATOR)),
+      chunks.map((chunk) => JSON.stringify(chunk.metadata)),
+      chunks.map((chunk) => vectorLiteral(chunk.embedding)),
+    ],
+  );
+  for (const row of result.rows) {
+    delta.lexemes.push(row.lexeme);
+    delta.documentFrequencies.push(row.df);
+  }
+  delta.lengthTotal = Number(result.rows[0]?.length_total ?? 0);
+  return delta;
+}
+
+/** Adds inserted chunks' share to the workspace's statistics (see add-statistics.sql). */
+export async function addStatistics(
+  tx: SqlExecutor,
+  workspaceId: string,
+  delta: StatisticsDelta,
 ): Promise<void> {
-  if (chunks.length === 0) return;
-  await tx.query(INSERT_CHUNKS, [
+  if (delta.chunks === 0) return;
+  await tx.query(ADD_STATISTICS, [
     workspaceId,
-    embeddingModel,
-    embeddingDimensions,
-    chunks.map((chunk) => chunk.documentId),
-    chunks.map((chunk) => chunk.chunkId),
-    chunks.map((chunk) => chunk.index),
-    chunks.map((chunk) => chunk.text),
-    chunks.map((chunk) => chunk.tokenCount),
-    chunks.map((chunk) => chunk.start),
-    chunks.map((chunk) => chunk.end),
-    chunks.map((chunk) => chunk.sectionPath.join(SECTION_SEPARATOR)),
-    chunks.map((chunk) => JSON.stringify(chunk.metadata)),
-    chunks.map((chunk) => vectorLiteral(chunk.embedding)),
+    delta.lexemes,
+    delta.documentFrequencies,
+    delta.chunks,
+    delta.lengthTotal,
   ]);
 }
 

@@ -1,10 +1,8 @@
--- Writes a batch of documents' chunks and everything BM25 keeps about them, in one statement:
+-- Writes a batch of documents' chunks and their BM25 postings in one statement:
 --   the chunks, with their tsvector and length (lexeme_count) computed once, here
 --   their postings (one term frequency per field: body, heading trail, document title)
---   the workspace's document frequencies, aggregated over the whole batch so each lexeme's
---     counter is updated once per batch rather than once per document (locked in lexeme order,
---     so concurrent writers cannot deadlock), and the lexicon of newly seen lexemes
---   the workspace's chunk count and total length
+-- and returns the batch's contribution to the statistics, aggregated over the whole batch so each
+-- lexeme's counter is updated once per batch rather than once per document.
 -- Parallel arrays, one element per chunk, are unnested into rows. The embedding arrives as
 -- pgvector text ('[0.1,0.2,...]'). $1 workspace, $2 embedding model, $3 dimensions.
 WITH input AS (
@@ -35,25 +33,11 @@ terms AS (
 postings AS (
   INSERT INTO rag_chunk_terms (workspace_id, lexeme, chunk_id, tf, tf_heading, tf_title, chunk_length)
   SELECT $1, lexeme, id, tf, tf_heading, tf_title, lexeme_count FROM terms
-),
-vocabulary AS (
-  INSERT INTO rag_vocabulary AS v (workspace_id, lexeme, df)
-  SELECT $1, lexeme, count(*) FROM terms GROUP BY lexeme ORDER BY lexeme
-  ON CONFLICT (workspace_id, lexeme) DO UPDATE SET df = v.df + excluded.df
-  RETURNING v.lexeme, (v.xmax = 0) AS inserted
-),
-lexicon AS (
-  INSERT INTO rag_lexicon (workspace_id, lexeme)
-  SELECT $1, lexeme FROM vocabulary WHERE inserted
-  ON CONFLICT DO NOTHING
-),
-totals AS (
-  UPDATE rag_workspaces w
-  SET chunk_count = w.chunk_count + s.chunks, lexeme_total = w.lexeme_total + s.lexemes
-  FROM (SELECT count(*) AS chunks, coalesce(sum(lexeme_count), 0) AS lexemes FROM chunks) AS s
-  WHERE w.id = $1
-  RETURNING w.id
 )
--- postings, lexicon and totals run although nothing reads them: data-modifying CTEs always run
--- to completion.
-SELECT count(*)::int AS chunks FROM chunks
+-- What the batch adds to the workspace's statistics, for add-statistics.sql: each lexeme's
+-- document frequency, and (on every row) the chunks' total length. Applying it is a separate,
+-- short statement at the end of the transaction, so two writers overlap this one, the long one,
+-- and queue only on the shared counters.
+SELECT t.lexeme, count(*)::int AS df, (SELECT coalesce(sum(lexeme_count), 0) FROM chunks)::bigint AS length_total
+FROM terms t
+GROUP BY t.lexeme
