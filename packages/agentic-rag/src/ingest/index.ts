@@ -23,7 +23,7 @@ export type {
   IngestProgress,
   IngestSummary,
 } from './summary.js';
-export { DEFAULT_BATCH_LIMITS, WriteBatcher } from './write-batcher.js';
+export { DEFAULT_BATCH_LIMITS, EMBEDDED_BATCH_LIMITS, WriteBatcher } from './write-batcher.js';
 export type { WriteBatcherLimits } from './write-batcher.js';
 export * from './loaders/index.js';
 export { findSecrets, redactSecrets, screenDocument } from './secrets/index.js';

@@ -6,6 +6,7 @@ import type { Logger } from '../telemetry/index.js';
 import type { SecretsMode } from './secrets/index.js';
 import type { IngestProgress } from './summary.js';
 import type { Tokenizer } from './tokenizer.js';
+import type { WriteBatcherLimits } from './write-batcher.js';
 
 /** What the pipeline needs of the store; the benchmark swaps in a naive writer here. */
 export type IngestStore = Pick<
@@ -29,6 +30,11 @@ export interface IngestPipelineOptions {
   logger?: Logger;
   /** Documents in flight at once; embedding over HTTP benefits, PGlite serialises writes anyway. */
   concurrency?: number;
+  /**
+   * How a multi-document run batches its writes (see WriteBatcher). The embedded database serves
+   * one transaction at a time, so there a batch is also how long a search can wait behind it.
+   */
+  batch?: WriteBatcherLimits;
   /**
    * Entity extractors whose facts (merged with what the loader states, e.g. an OpenAPI spec's
    * $ref graph) go to the knowledge graph with the document. None: no graph facts are written.

@@ -86,7 +86,10 @@ export class IngestPipeline {
 
     // Prepared documents are written in batches while the next ones are prepared (see
     // WriteBatcher); a document's outcome is tallied when its batch commits.
-    const batcher = new WriteBatcher((inputs) => this.options.store.writeDocuments(inputs, options.signal));
+    const batcher = new WriteBatcher(
+      (inputs) => this.options.store.writeDocuments(inputs, options.signal),
+      this.options.batch,
+    );
     const written: Array<Promise<void>> = [];
     let fatal: unknown = null;
     const settle = (sourcePath: string, sourceFile: string, failedFiles: Set<string>, error: unknown) => {

@@ -21,6 +21,12 @@ export interface WriteBatcherLimits {
  */
 export const DEFAULT_BATCH_LIMITS: WriteBatcherLimits = { documents: 64, chunks: 1000, parallel: 2 };
 
+/**
+ * On the embedded database a transaction holds its only backend: smaller batches, one at a time,
+ * keep a search from waiting long behind a bulk load.
+ */
+export const EMBEDDED_BATCH_LIMITS: WriteBatcherLimits = { documents: 16, chunks: 250, parallel: 1 };
+
 interface Pending {
   input: WriteDocumentInput;
   resolve: (result: WriteDocumentResult) => void;

@@ -11,7 +11,7 @@ import {
   type GraphStore,
 } from '../graph/index.js';
 import { CachingQuestionWriter, LlmQuestionWriter } from '../hyde/index.js';
-import { IngestPipeline } from '../ingest/index.js';
+import { DEFAULT_BATCH_LIMITS, EMBEDDED_BATCH_LIMITS, IngestPipeline } from '../ingest/index.js';
 import { createLlm, type Llm } from '../llm/index.js';
 import { RagOrchestrator } from '../orchestrator/index.js';
 import { IngestQueue, runningJob, STAGE_PROGRESS } from '../queue/index.js';
@@ -109,6 +109,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
       maxTokens: config.CHUNK_MAX_TOKENS,
       secrets: config.INGEST_SECRETS,
       overlapTokens: config.CHUNK_OVERLAP_TOKENS,
+      batch: sql.backend === 'pglite' ? EMBEDDED_BATCH_LIMITS : DEFAULT_BATCH_LIMITS,
       // A worker may run extraction as a job of its own: its output then waits in the stage cache.
       extractors: options.recordStages
         ? extractors.map((extractor) => new CachingExtractor(extractor, sql))
