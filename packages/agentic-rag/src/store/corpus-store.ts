@@ -4,7 +4,12 @@ import type { GraphStore } from '../graph/index.js';
 import { intendDeletion } from './intents.js';
 import { removeFromStatistics } from './statistics.js';
 import { assertWorkspaceId } from './workspace-id.js';
-import { writeBatch, type WriteDocumentInput, type WriteDocumentResult } from './write-batch.js';
+import {
+  lockWorkspace,
+  writeBatch,
+  type WriteDocumentInput,
+  type WriteDocumentResult,
+} from './write-batch.js';
 
 export { SECTION_SEPARATOR, vectorLiteral } from './write-batch.js';
 export type {
@@ -274,6 +279,7 @@ export class CorpusStore {
       }
       const ids = doomed.rows.map((row) => row.id);
       if (ids.length === 0) return 0;
+      await lockWorkspace(tx, workspaceId);
       if (graph?.transactional) await graph.deleteSources(workspaceId, sourcePaths, tx);
       await removeFromStatistics(tx, workspaceId, ids);
       const deleted = await tx.query('DELETE FROM rag_documents WHERE id = ANY($1::bigint[])', [ids]);

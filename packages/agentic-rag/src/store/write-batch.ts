@@ -110,6 +110,7 @@ export async function writeBatch(
 
   const replaced = upserted.rows.filter((row) => !row.inserted);
   if (replaced.length > 0) {
+    await lockWorkspace(tx, workspaceId);
     // Before the chunks go: their mentions are how the old facts are found.
     if (graph?.transactional) {
       await graph.deleteSources(
@@ -136,14 +137,17 @@ export async function writeBatch(
     chunks,
   );
 
+  // The rows every writer of the workspace shares (entities, document frequencies, the
+  // workspace's counters), last and behind the workspace row's lock: concurrent batches wait on
+  // each other only from here to their commit, and never hold one of these while waiting for
+  // another (two batches upserting the same entities in another order would deadlock).
+  await lockWorkspace(tx, workspaceId);
   if (graph?.transactional) {
     for (const input of inputs) {
       if (rows.has(input.sourcePath) && input.graph && input.graph.entities.length > 0)
         await graph.replaceSource(input.graph, tx);
     }
   }
-  // The rows every writer of the workspace shares, last: concurrent batches wait on each other
-  // only from here to their commit.
   await addStatistics(tx, workspaceId, delta);
   const version = await tx.query<{ corpus_version: number }>(
     'UPDATE rag_workspaces SET corpus_version = corpus_version + 1, updated_at = now() WHERE id = $1 RETURNING corpus_version',
@@ -220,6 +224,15 @@ export async function addStatistics(
     delta.chunks,
     delta.lengthTotal,
   ]);
+}
+
+/**
+ * Takes the workspace row's lock before anything every writer of the workspace shares: whoever
+ * holds it may change entities, document frequencies and counters, so writers never wait on each
+ * other in two orders. Held until commit.
+ */
+export async function lockWorkspace(tx: SqlExecutor, workspaceId: string): Promise<void> {
+  await tx.query('SELECT 1 FROM rag_workspaces WHERE id = $1 FOR NO KEY UPDATE', [workspaceId]);
 }
 
 /** Parameters $2..$12 of upsert-documents.sql: one array per column, one element per document. */
