@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '../../../../test/backends.js';
 import type { Sql } from '../db/index.js';
 import { singleChunkDocument } from '../../../../test/documents.js';
+import { PostgresGraphStore, type SourceGraph } from '../graph/index.js';
 import { CorpusStore } from './corpus-store.js';
+import type { WriteDocumentInput } from './write-batch.js';
 
 const document = (workspaceId: string, sourcePath: string, text: string) =>
   singleChunkDocument({ workspaceId, sourcePath, text });
@@ -74,6 +76,47 @@ describe.each(testBackends())('CorpusStore on $name', (backend) => {
     await sql.query('DELETE FROM rag_workspaces WHERE id = $1', [workspace]);
     expect(await postings()).toBe(0);
   });
+
+  it.runIf(backend.name === 'postgres')(
+    'writes batches at once without deadlocking when they share entities in opposite orders',
+    async () => {
+      const workspace = `store-concurrent-${Date.now()}`;
+      const graphStore = new CorpusStore(sql, { graph: new PostgresGraphStore(sql) });
+      const names = Array.from({ length: 40 }, (_, index) => `Term ${index}`);
+      // Each document mentions one entity; one batch's documents go through the entities in
+      // ascending order, the other's in descending order.
+      const withEntity = (sourcePath: string, name: string): WriteDocumentInput => {
+        const input = document(workspace, sourcePath, `text of ${sourcePath}`);
+        const graph: SourceGraph = {
+          workspaceId: workspace,
+          sourcePath,
+          entities: [
+            {
+              id: `Concept:${name.toLowerCase()}`,
+              type: 'Concept',
+              name,
+              aliases: [],
+              properties: {},
+              defines: false,
+              chunks: [{ chunkId: input.chunks[0]!.chunkId, count: 1 }],
+            },
+          ],
+          relations: [],
+        };
+        return { ...input, graph };
+      };
+      await graphStore.writeDocument(document(workspace, 'seed.txt', 'seed'));
+      for (let round = 0; round < 5; round++) {
+        const forward = names.map((name, index) => withEntity(`f${round}-${index}.txt`, name));
+        const backward = [...names]
+          .reverse()
+          .map((name, index) => withEntity(`b${round}-${index}.txt`, name));
+        await Promise.all([graphStore.writeDocuments(forward), graphStore.writeDocuments(backward)]);
+      }
+      expect((await graphStore.stats(workspace)).documents).toBe(401);
+      await sql.query('DELETE FROM rag_workspaces WHERE id = $1', [workspace]);
+    },
+  );
 
   it('rejects a malformed workspace id before writing', async () => {
     await expect(store.writeDocument(document('', 'a.txt', 'x'))).rejects.toMatchObject({
