@@ -96,7 +96,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
       },
     });
     await store.assertEmbeddingDimensions(embedder.modelId, embedder.dimensions);
-    await store.ensureVectorIndex();
+    await store.ensureIndexes();
     const llm = createLlm(config, {
       timeoutMs: config.RAG_LLM_TIMEOUT_MS,
       maxRetries: config.RAG_LLM_MAX_RETRIES,

@@ -27,15 +27,27 @@ describe.each(testBackends())('CorpusStore on $name', (backend) => {
     await sql.close();
   });
 
-  it('recreates exactly the index the migration made', async () => {
-    const fromMigration = await indexDefinition();
-    expect(fromMigration).toContain('USING hnsw (embedding vector_cosine_ops)');
+  it('builds again exactly the indexes the migrations made, whichever a bulk load dropped', async () => {
+    const definitions = async () =>
+      (
+        await sql.query<{ indexdef: string }>(
+          `SELECT indexdef FROM pg_indexes
+           WHERE indexname IN ('rag_chunks_embedding_idx', 'rag_chunk_terms_pkey', 'rag_chunk_terms_chunk_idx')
+           ORDER BY indexname`,
+        )
+      ).rows.map((row) => row.indexdef);
+    const fromMigrations = await definitions();
+    expect(fromMigrations).toHaveLength(3);
+    expect(fromMigrations.join('\n')).toContain('USING hnsw (embedding vector_cosine_ops)');
     if (backend.name === 'pglite') {
+      // The shared Postgres serves other tests at once; a fresh PGlite is this test's alone.
       await sql.query('DROP INDEX rag_chunks_embedding_idx');
-      expect(await indexDefinition()).toBeUndefined();
+      await sql.query('ALTER TABLE rag_chunk_terms DROP CONSTRAINT rag_chunk_terms_pkey');
+      await sql.query('DROP INDEX rag_chunk_terms_chunk_idx');
+      expect(await definitions()).toEqual([]);
     }
-    await store.ensureVectorIndex();
-    expect(await indexDefinition()).toBe(fromMigration);
+    await store.ensureIndexes();
+    expect(await definitions()).toEqual(fromMigrations);
   });
 
   it('keeps the old version whole when replacing a document fails half-way', async () => {
@@ -168,7 +180,7 @@ describe.each(testBackends())('CorpusStore on $name', (backend) => {
   });
 
   it.runIf(backend.name === 'pglite')(
-    'into an empty database, drops the vector index at the first write and builds it once at the end',
+    'into an empty database, drops the vector and postings indexes before the first write and builds them once at the end',
     async () => {
       const empty = await backend.open();
       try {
@@ -176,7 +188,8 @@ describe.each(testBackends())('CorpusStore on $name', (backend) => {
         const indexes = async () =>
           (
             await empty.query<{ n: number }>(
-              "SELECT count(*)::int AS n FROM pg_indexes WHERE indexname = 'rag_chunks_embedding_idx'",
+              `SELECT count(*)::int AS n FROM pg_indexes
+               WHERE indexname IN ('rag_chunks_embedding_idx', 'rag_chunk_terms_pkey', 'rag_chunk_terms_chunk_idx')`,
             )
           ).rows[0]!.n;
         const during: number[] = [];
@@ -187,7 +200,7 @@ describe.each(testBackends())('CorpusStore on $name', (backend) => {
           }
         });
         expect(during).toEqual([0, 0, 0]);
-        expect(await indexes()).toBe(1);
+        expect(await indexes()).toBe(3);
       } finally {
         await empty.close();
       }

@@ -1,6 +1,12 @@
 import { ErrorCode, RagError } from '../errors/index.js';
 import type { Sql, SqlExecutor } from '../db/index.js';
 import type { GraphStore } from '../graph/index.js';
+import {
+  dropDeferredIndex,
+  ensureDeferredIndexes,
+  type DeferredIndex,
+  type IndexBuildSettings,
+} from './bulk-indexes.js';
 import { intendDeletion } from './intents.js';
 import { removeFromStatistics } from './statistics.js';
 import { assertWorkspaceId } from './workspace-id.js';
@@ -12,6 +18,7 @@ import {
 } from './write-batch.js';
 
 export { SECTION_SEPARATOR, vectorLiteral } from './write-batch.js';
+export type { IndexBuildSettings } from './bulk-indexes.js';
 export type {
   StoredChunkInput,
   WriteDocumentInput,
@@ -63,20 +70,16 @@ export interface CorpusStats {
   tokens: number;
 }
 
-/**
- * Must stay identical to the index created by migrations/2026-01-03_agentic_rag.sql: bulk loads
- * drop it and build it again afterwards (see withBulkLoad).
- */
-const VECTOR_INDEX_DDL =
-  'CREATE INDEX IF NOT EXISTS rag_chunks_embedding_idx ON rag_chunks USING hnsw (embedding vector_cosine_ops)';
-
 /** Runs that write fewer documents than this keep the vector index live. */
 const BULK_LOAD_MIN_DOCUMENTS = 100;
 
-/** What building the vector index may use (VECTOR_INDEX_BUILD_MEMORY_MB, VECTOR_INDEX_BUILD_WORKERS). */
-export interface IndexBuildSettings {
-  memoryMb: number;
-  workers: number;
+interface BulkLoad {
+  /** Documents written before the indexes are dropped. */
+  threshold: number;
+  /** The database held no document when the run began. */
+  empty: boolean;
+  writes: number;
+  dropped: Set<DeferredIndex>;
 }
 
 /**
@@ -85,7 +88,7 @@ export interface IndexBuildSettings {
  */
 export class CorpusStore {
   private columnDimensions: Promise<number | null> | undefined;
-  private bulk: { threshold: number; writes: number; dropped: boolean } | null = null;
+  private bulk: BulkLoad | null = null;
   private readonly graph: GraphStore | null;
   private readonly indexBuild: IndexBuildSettings;
 
@@ -132,68 +135,57 @@ export class CorpusStore {
   }
 
   /**
-   * Runs an ingest run. Inserting into a live HNSW index costs several times more than building
-   * it once (on Postgres, 52% of a 2,000-chunk load went into index inserts), so once a run has
-   * written as many documents as the database held when it began (and at least 100; at once into
-   * an empty database), the index is
-   * dropped and built once when the run ends, failed or not, with the memory and parallel
-   * maintenance workers a build needs. A run that changes little never touches the index.
-   * Searches in between stay correct: pgvector falls back to an exact scan, slower on a large
-   * corpus, which is the price of a load that at least doubles it.
+   * Runs an ingest run. Building an index over rows already written costs less than inserting
+   * into it row by row (see bulk-indexes.ts), so a run that writes a lot drops indexes and builds
+   * them once when it ends, failed or not:
+   *   the vector index, once the run has written as many documents as the database held when it
+   *   began (and at least 100; at once into an empty database)
+   *   the postings' indexes, only into an empty database: a delete or a replaced document finds
+   *   its postings through them
+   * A run that changes little never touches an index. Searches in between stay correct, slower:
+   * pgvector falls back to an exact scan, BM25 to a scan of the postings.
    */
   async withBulkLoad<T>(work: () => Promise<T>): Promise<T> {
     if (this.bulk) return work();
     const existing = (await this.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM rag_documents'))
       .rows[0]!.n;
-    const bulk = {
-      // Into an empty database, building once is never slower than inserting one by one
-      // (measured: 1,000 live inserts 3.4 s; a build of 5,000 vectors 6.1 s).
+    const bulk: BulkLoad = {
       threshold: existing === 0 ? 1 : Math.max(BULK_LOAD_MIN_DOCUMENTS, existing),
+      empty: existing === 0,
       writes: 0,
-      dropped: false,
+      dropped: new Set(),
     };
     this.bulk = bulk;
     try {
       return await work();
     } finally {
       this.bulk = null;
-      if (bulk.dropped) await this.ensureVectorIndex();
+      if (bulk.dropped.size > 0) await this.ensureIndexes();
     }
   }
 
   /**
    * Before a batch: the batch that would reach the threshold is the first written without the
-   * live index. After it, `written` counts the documents it added or changed.
+   * indexes. After it, `written` counts the documents it added or changed.
    */
   private async countBulkWrites(documents: number, phase: 'before' | 'after'): Promise<void> {
     const bulk = this.bulk;
-    if (!bulk || bulk.dropped) return;
+    if (!bulk) return;
     if (phase === 'after') {
       bulk.writes += documents;
       return;
     }
     if (bulk.writes + documents < bulk.threshold) return;
-    bulk.dropped = true;
-    await this.sql.query('DROP INDEX IF EXISTS rag_chunks_embedding_idx');
+    for (const index of bulk.empty ? (['vector', 'postings'] as const) : (['vector'] as const)) {
+      if (bulk.dropped.has(index)) continue;
+      bulk.dropped.add(index);
+      await dropDeferredIndex(this.sql, index);
+    }
   }
 
-  /**
-   * Builds the vector index if it is missing: after a bulk load, or one interrupted before it
-   * could. maintenance_work_mem bounds the graph held in memory while building (past it, pgvector
-   * builds far slower); parallel workers share the build on Postgres (PGlite has none).
-   */
-  async ensureVectorIndex(): Promise<void> {
-    await this.sql.transaction(async (tx) => {
-      await tx.query("SELECT set_config('maintenance_work_mem', $1, true)", [
-        `${this.indexBuild.memoryMb}MB`,
-      ]);
-      if (this.sql.backend === 'postgres') {
-        await tx.query("SELECT set_config('max_parallel_maintenance_workers', $1, true)", [
-          String(this.indexBuild.workers),
-        ]);
-      }
-      await tx.query(VECTOR_INDEX_DDL);
-    });
+  /** Builds the indexes a bulk load dropped, if any are missing (every start calls it). */
+  async ensureIndexes(): Promise<void> {
+    await ensureDeferredIndexes(this.sql, this.indexBuild);
   }
 
   async documentState(workspaceId: string, sourcePath: string): Promise<DocumentState | null> {
