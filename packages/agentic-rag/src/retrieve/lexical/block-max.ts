@@ -11,7 +11,7 @@ const GROWTH = 4;
  * Ranges worth scoring range by range. When more than this still reach the k-th score after the
  * first batch, the bounds are too loose to prune (terms spread evenly over the corpus, like the
  * Zipf benchmark's, give every range about the same bound) and a scan of the terms' postings is
- * cheaper than as many short index scans: the caller finishes with MaxScore instead.
+ * cheaper than as many short index scans: the caller runs the full statement instead.
  */
 const MAX_RANGES = 256;
 
