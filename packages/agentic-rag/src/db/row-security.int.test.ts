@@ -6,7 +6,7 @@ import { RagError } from '../errors/index.js';
 import { NumberedEntityExtractor, OfflineEntityExtractor, PostgresGraphStore } from '../graph/index.js';
 import { IngestPipeline } from '../ingest/pipeline.js';
 import { createRetriever, type HybridRetriever } from '../retrieve/index.js';
-import { CorpusStore } from '../store/index.js';
+import { CorpusStore, rebuildLexicalSummaries } from '../store/index.js';
 import { APPLICATION_ROLE, currentWorkspaceScope, withWorkspaceScope, type Sql } from './index.js';
 
 // Walled by migrations/2026-11-25_3_row_security.sql, with the column that names the workspace.
@@ -26,6 +26,8 @@ const WALLED: ReadonlyArray<readonly [table: string, column: string]> = [
   ['rag_ingest_stages', 'workspace_id'],
   ['rag_knowledge_checkins', 'workspace_id'],
   ['rag_document_intents', 'workspace_id'],
+  ['rag_lexical_ranges', 'workspace_id'],
+  ['rag_lexical_watermarks', 'workspace_id'],
 ];
 /** Have a workspace_id column but are not row-scoped (a key's scope may be '*'; audit of refusals). */
 const NOT_ROW_SCOPED = new Set(['rag_api_keys', 'rag_audit']);
@@ -101,6 +103,8 @@ describe.each(testBackends())('row-level security on $name', (backend) => {
     for (const workspaceId of [a, b]) {
       const summary = await pipeline.ingestInline(workspaceId, DOCUMENTS);
       expect(summary.failures).toEqual([]);
+      // Ranges of one chunk id, so a corpus this small has block-max summaries too.
+      await rebuildLexicalSummaries(sql, workspaceId, { rangeSize: 1 });
       await addBookkeeping(workspaceId);
     }
   });

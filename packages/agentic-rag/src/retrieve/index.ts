@@ -29,8 +29,6 @@ export type { RetrievalFilters } from './filters.js';
 export type { Correction } from './query-analysis.js';
 export { bm25Idf } from './channels.js';
 export type { Bm25Strategy } from './channels.js';
-export { rebuildLexicalSummaries, refreshLexicalSummaries } from './lexical/index.js';
-export type { LexicalSummaryResult, RefreshLexicalSummariesOptions } from './lexical/index.js';
 export { HeuristicReranker } from './rerank/heuristic.js';
 export { HttpCrossEncoderReranker } from './rerank/http-cross-encoder.js';
 export type { HttpCrossEncoderOptions } from './rerank/http-cross-encoder.js';

@@ -8,6 +8,7 @@ import {
   type IndexBuildSettings,
 } from './bulk-indexes.js';
 import { intendDeletion } from './intents.js';
+import { refreshLexicalSummaries } from './lexical-summaries.js';
 import { removeFromStatistics } from './statistics.js';
 import { assertWorkspaceId } from './workspace-id.js';
 import {
@@ -80,6 +81,8 @@ interface BulkLoad {
   empty: boolean;
   writes: number;
   dropped: Set<DeferredIndex>;
+  /** Workspaces the run wrote to: their lexical summaries are refreshed when it ends. */
+  workspaces: Set<string>;
 }
 
 /**
@@ -154,6 +157,7 @@ export class CorpusStore {
       empty: existing === 0,
       writes: 0,
       dropped: new Set(),
+      workspaces: new Set(),
     };
     this.bulk = bulk;
     try {
@@ -161,6 +165,9 @@ export class CorpusStore {
     } finally {
       this.bulk = null;
       if (bulk.dropped.size > 0) await this.ensureIndexes();
+      // Block-max summaries of the ranges of chunk ids the run completed (lexical search scores
+      // the rest exactly); after the postings' indexes are back, which the refresh reads through.
+      for (const workspaceId of bulk.workspaces) await refreshLexicalSummaries(this.sql, workspaceId);
     }
   }
 
@@ -168,11 +175,16 @@ export class CorpusStore {
    * Before a batch: the batch that would reach the threshold is the first written without the
    * indexes. After it, `written` counts the documents it added or changed.
    */
-  private async countBulkWrites(documents: number, phase: 'before' | 'after'): Promise<void> {
+  private async countBulkWrites(
+    workspaceId: string,
+    documents: number,
+    phase: 'before' | 'after',
+  ): Promise<void> {
     const bulk = this.bulk;
     if (!bulk) return;
     if (phase === 'after') {
       bulk.writes += documents;
+      if (documents > 0) bulk.workspaces.add(workspaceId);
       return;
     }
     if (bulk.writes + documents < bulk.threshold) return;
@@ -240,12 +252,16 @@ export class CorpusStore {
         );
       }
     }
-    await this.countBulkWrites(inputs.length, 'before');
+    await this.countBulkWrites(workspaceId, inputs.length, 'before');
     const results = await this.sql.transaction(
       (tx) => writeBatch(tx, inputs, graph),
       signal ? { signal } : {},
     );
-    await this.countBulkWrites(results.filter((result) => result.status !== 'unchanged').length, 'after');
+    await this.countBulkWrites(
+      workspaceId,
+      results.filter((result) => result.status !== 'unchanged').length,
+      'after',
+    );
     return results;
   }
 

@@ -24,3 +24,5 @@ export type { CorpusIntegrity } from './integrity.js';
 export { JobStore } from './jobs.js';
 export type { JobRecord, JobStatus } from './jobs.js';
 export { assertWorkspaceId } from './workspace-id.js';
+export { DEFAULT_RANGE_SIZE, rebuildLexicalSummaries, refreshLexicalSummaries } from './lexical-summaries.js';
+export type { LexicalSummaryResult, RefreshLexicalSummariesOptions } from './lexical-summaries.js';

@@ -6,7 +6,7 @@ import { CorpusStore, type WriteDocumentInput } from '../../store/index.js';
 import { bm25Channel, type Bm25Options } from '../channels.js';
 import { analyzeQuery } from '../query-analysis.js';
 import { blockMaxBm25 } from './block-max.js';
-import { rebuildLexicalSummaries, refreshLexicalSummaries } from './summaries.js';
+import { rebuildLexicalSummaries, refreshLexicalSummaries } from '../../store/index.js';
 
 // A Zipf-shaped vocabulary small enough that every query word is in many chunks, and chunks of
 // very different lengths, titles and headings, so bounds are loose and ties are common.

@@ -1,7 +1,7 @@
-import { loadSqlFile, type Sql, type SqlExecutor } from '../../db/index.js';
-import { RagError } from '../../errors/index.js';
+import { loadSqlFile, type Sql, type SqlExecutor } from '../db/index.js';
+import { RagError } from '../errors/index.js';
 
-const SUMMARISE_RANGES = loadSqlFile(new URL('../sql/summarise-lexical-ranges.sql', import.meta.url));
+const SUMMARISE_RANGES = loadSqlFile(new URL('./sql/summarise-lexical-ranges.sql', import.meta.url));
 
 /** Chunk ids per summarised range: Lucene's block size, and what the migration backfilled with. */
 export const DEFAULT_RANGE_SIZE = 128;
