@@ -21,7 +21,6 @@ import { ErrorCode, RagError } from '../errors/index.js';
 import { IngestPipeline } from '../ingest/index.js';
 import { createRuntime } from '../runtime/index.js';
 import { cliConfig, EXIT, formatNumber, runCli } from './cli-support.js';
-import { cleanHeading, pagePassages } from './docs-passages.js';
 import { ProgressBar } from './progress-bar.js';
 
 const HELP = `Usage: pnpm bench:ingest [options]
@@ -155,7 +154,6 @@ async function main(): Promise<number> {
         targetChunks,
         directory,
         chunker: { maxTokens: config.CHUNK_MAX_TOKENS, overlapTokens: config.CHUNK_OVERLAP_TOKENS },
-        html: { pagePassages, cleanHeading },
         onProgress: (progress) =>
           bar.update(
             Math.min(progress.chunks, targetChunks),

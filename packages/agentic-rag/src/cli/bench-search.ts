@@ -21,7 +21,6 @@ import { mean, percentile } from '../eval/index.js';
 import type { RetrieveOptions } from '../retrieve/index.js';
 import { createRuntime } from '../runtime/index.js';
 import { cliConfig, EXIT, formatNumber, runCli } from './cli-support.js';
-import { cleanHeading, pagePassages } from './docs-passages.js';
 import { ProgressBar } from './progress-bar.js';
 
 const HELP = `Usage: pnpm bench:search [options]
@@ -158,7 +157,6 @@ async function buildCorpus(options: RunOptions, directory: string): Promise<Prep
       maxTokens: options.config.CHUNK_MAX_TOKENS,
       overlapTokens: options.config.CHUNK_OVERLAP_TOKENS,
     },
-    html: { pagePassages, cleanHeading },
     zipfSeed: 7,
     onProgress: (progress) =>
       bar.update(

@@ -6,7 +6,14 @@ import { parseDocument } from 'htmlparser2';
 import type { ChildNode, Element } from 'domhandler';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { EXIT, runCli } from './cli-support.js';
-import { cleanHeading, countWords, pagePassages, type ManualMarkup, type Passage } from './docs-passages.js';
+import {
+  countWords,
+  pagePassages,
+  POSTGRES_MARKUP,
+  PYTHON_MARKUP,
+  type ManualMarkup,
+  type Passage,
+} from '../manuals/index.js';
 import { ProgressBar } from './progress-bar.js';
 
 const HELP = `Usage: pnpm eval:build-docs [options]
@@ -37,11 +44,6 @@ interface Manual {
 
 const classes = (element: Element): string[] => (element.attribs.class ?? '').split(/\s+/);
 
-const POSTGRES_SECTIONS = new Set([
-  'chapter', 'preface', 'appendix', 'sect1', 'sect2', 'sect3', 'sect4', 'simplesect',
-  'refentry', 'refsynopsisdiv', 'refsect1', 'refsect2', 'refsect3',
-]); // prettier-ignore
-
 /**
  * PostgreSQL: the tutorial, the SQL language part, server administration, and the reference of SQL
  * commands and client and server applications — what people running and querying a server ask
@@ -53,15 +55,7 @@ const postgres: Manual = {
   name: 'postgres',
   folder: 'postgres-docs',
   defaultSource: '/usr/share/doc/postgresql-doc-15/html',
-  markup: {
-    isContentRoot: (element) => element.name === 'body',
-    isSection: (element) =>
-      element.name === 'div' && classes(element).some((name) => POSTGRES_SECTIONS.has(name)),
-    isChrome: (element) =>
-      element.name === 'div' &&
-      classes(element).some((name) => ['navheader', 'navfooter', 'toc'].includes(name)),
-    cleanTitle: cleanHeading,
-  },
+  markup: POSTGRES_MARKUP,
   pages: async (source) => {
     const excluded = /^(?:install|installation|supported-platforms|regress)/;
     const pages: string[] = [];
@@ -140,15 +134,7 @@ const python: Manual = {
   name: 'python',
   folder: 'python-docs',
   defaultSource: '/usr/share/doc/python3.11-doc/html',
-  markup: {
-    isContentRoot: (element) => element.name === 'div' && classes(element).includes('body'),
-    isSection: (element) => element.name === 'section',
-    isChrome: (element) =>
-      (element.name === 'a' && classes(element).includes('headerlink')) ||
-      (element.name === 'div' &&
-        classes(element).some((name) => ['related', 'sphinxsidebar', 'footer'].includes(name))),
-    cleanTitle: (title) => cleanHeading(title.replace(/\s+—\s+Python [\d.]+ documentation$/, '')),
-  },
+  markup: PYTHON_MARKUP,
   pages: async (source) => {
     const tutorial = await tocLinks(path.join(source, 'tutorial', 'index.html'), 'toctree-wrapper');
     return [

@@ -2,14 +2,14 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import type { Element } from 'domhandler';
+import { pagePassages, POSTGRES_MARKUP, PYTHON_MARKUP, type ManualMarkup } from '../../manuals/index.js';
 import { rstToMarkdown } from './rst-to-markdown.js';
 
 /**
  * The three manuals Debian packages as documentation, read as benchmark corpora. Each page becomes
  * one Markdown document whose sections are the manual's own; the engine's chunker then cuts it.
- * HTML pages go through the same section cutter as the eval datasets (cli/docs-passages.ts); the
- * kernel's reStructuredText through rstToMarkdown.
+ * HTML pages go through the same section cutter as the eval datasets (manuals/); the kernel's
+ * reStructuredText through rstToMarkdown.
  */
 export type ManualName = 'postgres-docs' | 'python-docs' | 'linux-docs';
 
@@ -17,28 +17,6 @@ export interface ManualPage {
   manual: ManualName;
   /** Path of the page under the manual's root, e.g. `sql-createtable.html`, `PCI/pci.rst.gz`. */
   page: string;
-}
-
-/**
- * The HTML section cutter of cli/docs-passages.ts, passed in by the CLI: bench/ may not import
- * cli/ (the CLIs import bench/), so the shapes it needs are restated here.
- */
-export interface HtmlPassageCutter {
-  pagePassages: (
-    html: string,
-    pageId: string,
-    markup: ManualMarkup,
-    limits: { minWords: number; maxWords: number },
-  ) => Array<{ title: string; text: string }>;
-  cleanHeading: (text: string) => string;
-}
-
-/** How one HTML manual marks its sections and chrome (cli/docs-passages.ts's ManualMarkup). */
-export interface ManualMarkup {
-  isContentRoot: (element: Element) => boolean;
-  isSection: (element: Element) => boolean;
-  isChrome: (element: Element) => boolean;
-  cleanTitle: (title: string) => string;
 }
 
 export interface CorpusDocument {
@@ -55,48 +33,15 @@ interface Manual {
   debianPackage: string;
   root: string;
   pages: (root: string) => Promise<string[]>;
-  toMarkdown: (
-    content: Buffer,
-    page: string,
-    html: HtmlPassageCutter,
-  ) => { title: string; headings: string[]; markdown: string };
+  toMarkdown: (content: Buffer, page: string) => { title: string; headings: string[]; markdown: string };
 }
-
-const classes = (element: Element): string[] => (element.attribs.class ?? '').split(/\s+/);
-
-// The markups are those of cli/build-docs-dataset.ts (a CLI main, so not importable).
-const POSTGRES_SECTIONS = new Set([
-  'chapter', 'preface', 'appendix', 'sect1', 'sect2', 'sect3', 'sect4', 'simplesect',
-  'refentry', 'refsynopsisdiv', 'refsect1', 'refsect2', 'refsect3',
-]); // prettier-ignore
-
-const postgresMarkup = ({ cleanHeading }: HtmlPassageCutter): ManualMarkup => ({
-  isContentRoot: (element) => element.name === 'body',
-  isSection: (element) =>
-    element.name === 'div' && classes(element).some((name) => POSTGRES_SECTIONS.has(name)),
-  isChrome: (element) =>
-    element.name === 'div' &&
-    classes(element).some((name) => ['navheader', 'navfooter', 'toc'].includes(name)),
-  cleanTitle: cleanHeading,
-});
-
-const pythonMarkup = ({ cleanHeading }: HtmlPassageCutter): ManualMarkup => ({
-  isContentRoot: (element) => element.name === 'div' && classes(element).includes('body'),
-  isSection: (element) => element.name === 'section',
-  isChrome: (element) =>
-    (element.name === 'a' && classes(element).includes('headerlink')) ||
-    (element.name === 'div' &&
-      classes(element).some((name) => ['related', 'sphinxsidebar', 'footer'].includes(name))),
-  cleanTitle: (title) => cleanHeading(title.replace(/\s+—\s+Python [\d.]+ documentation$/, '')),
-});
 
 /** Sections as the manual cuts them; the chunker, not this, decides chunk sizes. */
 const SECTION_LIMITS = { minWords: 40, maxWords: 5000 };
 
-function htmlToMarkdown(markupOf: (html: HtmlPassageCutter) => ManualMarkup) {
-  return (content: Buffer, page: string, html: HtmlPassageCutter) => {
-    const markup = markupOf(html);
-    const passages = html.pagePassages(
+function htmlToMarkdown(markup: ManualMarkup) {
+  return (content: Buffer, page: string) => {
+    const passages = pagePassages(
       content.toString('utf8'),
       page.replace(/\.html$/, ''),
       markup,
@@ -138,14 +83,14 @@ const MANUALS: Record<ManualName, Manual> = {
     debianPackage: 'postgresql-doc-15',
     root: '/usr/share/doc/postgresql-doc-15/html',
     pages: htmlPages,
-    toMarkdown: htmlToMarkdown(postgresMarkup),
+    toMarkdown: htmlToMarkdown(POSTGRES_MARKUP),
   },
   'python-docs': {
     name: 'python-docs',
     debianPackage: 'python3.11-doc',
     root: '/usr/share/doc/python3.11/html',
     pages: htmlPages,
-    toMarkdown: htmlToMarkdown(pythonMarkup),
+    toMarkdown: htmlToMarkdown(PYTHON_MARKUP),
   },
   'linux-docs': {
     name: 'linux-docs',
@@ -206,12 +151,11 @@ export async function manualPages(
 /** One page as a Markdown document; `undefined` for a page with no text (a redirect, a table of contents). */
 export async function pageDocument(
   page: ManualPage,
-  html: HtmlPassageCutter,
   roots: Partial<Record<ManualName, string>> = {},
 ): Promise<CorpusDocument | undefined> {
   const manual = MANUALS[page.manual];
   const root = await realpath(roots[page.manual] ?? manual.root);
-  const converted = manual.toMarkdown(await readFile(path.join(root, page.page)), page.page, html);
+  const converted = manual.toMarkdown(await readFile(path.join(root, page.page)), page.page);
   if (converted.markdown.trim() === '') return undefined;
   return {
     path: `${page.manual}/${page.page.replace(/\.(?:html|rst|txt)(?:\.gz)?$/, '')}.md`,

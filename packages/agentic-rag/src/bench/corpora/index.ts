@@ -1,6 +1,6 @@
 export { chunkFileTexts } from './chunk-file.js';
 export type { ChunkFileOptions } from './chunk-file.js';
-export type { CorpusDocument, HtmlPassageCutter, ManualMarkup, ManualName } from './debian-manuals.js';
+export type { CorpusDocument, ManualName } from './debian-manuals.js';
 export { cleanQuery, sampleHeadingQueries } from './heading-queries.js';
 export { markCopy, writeRealTextCorpus } from './real-text-corpus.js';
 export type { RealTextCorpus, RealTextCorpusOptions } from './real-text-corpus.js';

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { ErrorCode, RagError } from '../../errors/index.js';
 import { writeSyntheticCorpus } from '../synthetic-corpus.js';
 import type { ChunkFileOptions } from './chunk-file.js';
-import { manualPackage, missingManuals, type HtmlPassageCutter, type ManualName } from './debian-manuals.js';
+import { manualPackage, missingManuals, type ManualName } from './debian-manuals.js';
 import { sampleHeadingQueries } from './heading-queries.js';
 import { writeRealTextCorpus } from './real-text-corpus.js';
 import { sampleZipfQueries } from './zipf-queries.js';
@@ -28,8 +28,6 @@ export interface PrepareCorpusOptions {
   targetChunks: number;
   directory: string;
   chunker: ChunkFileOptions;
-  /** cli/docs-passages.ts's section cutter, for the HTML manuals. */
-  html: HtmlPassageCutter;
   /** Seed of the Zipf text (bench:ingest and bench:search have always used different ones). */
   zipfSeed?: number;
   onProgress?: (progress: { chunks: number; targetChunks: number; documents: number }) => void;
@@ -86,7 +84,6 @@ export async function prepareCorpus(options: PrepareCorpusOptions): Promise<Prep
     targetChunks: options.targetChunks,
     directory: options.directory,
     chunker: options.chunker,
-    html: options.html,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   return {

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanHeading, pagePassages } from '../../cli/docs-passages.js';
 import { chunkFileTexts } from './chunk-file.js';
 import { manualPages } from './debian-manuals.js';
 import { markCopy, writeRealTextCorpus } from './real-text-corpus.js';
@@ -14,7 +13,6 @@ const roots = {
   'linux-docs': path.join(fixtures, 'linux-rst'),
 };
 const chunker = { maxTokens: 64, overlapTokens: 8 };
-const html = { pagePassages, cleanHeading };
 
 describe('writeRealTextCorpus', () => {
   let directory: string;
@@ -31,7 +29,6 @@ describe('writeRealTextCorpus', () => {
       targetChunks: 1,
       directory,
       chunker,
-      html,
       roots,
     });
     expect(corpus).toMatchObject({ documents: 1, copies: 1 });
@@ -51,7 +48,6 @@ describe('writeRealTextCorpus', () => {
       targetChunks: 1_000,
       directory,
       chunker,
-      html,
       roots,
     });
     // Three pages in the fixtures; every copy counts as many chunks as the first pass.

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { chunkFileTexts, type ChunkFileOptions } from './chunk-file.js';
-import { manualPages, pageDocument, type HtmlPassageCutter, type ManualName } from './debian-manuals.js';
+import { manualPages, pageDocument, type ManualName } from './debian-manuals.js';
 
 export interface RealTextCorpusOptions {
   manuals: readonly ManualName[];
@@ -9,8 +9,6 @@ export interface RealTextCorpusOptions {
   targetChunks: number;
   directory: string;
   chunker: ChunkFileOptions;
-  /** cli/docs-passages.ts's section cutter for the HTML manuals. */
-  html: HtmlPassageCutter;
   /** Where each manual's files are (tests point these at fixtures); default: the Debian package's. */
   roots?: Partial<Record<ManualName, string>>;
   onProgress?: (progress: { chunks: number; targetChunks: number; documents: number }) => void;
@@ -45,7 +43,7 @@ export async function writeRealTextCorpus(options: RealTextCorpusOptions): Promi
 
   for (const page of await manualPages(options.manuals, options.roots)) {
     if (chunks >= options.targetChunks) break;
-    const document = await pageDocument(page, options.html, options.roots);
+    const document = await pageDocument(page, options.roots);
     if (!document) continue;
     const relative = path.join('copy-1', document.path);
     const count = chunkFileTexts(relative, document.markdown, options.chunker).length;

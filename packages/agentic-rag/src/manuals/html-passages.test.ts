@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Element } from 'domhandler';
-import { cleanHeading, countWords, pagePassages, type ManualMarkup } from './docs-passages.js';
+import { cleanHeading, countWords, pagePassages, type ManualMarkup } from './html-passages.js';
 
 const classes = (element: Element) => (element.attribs.class ?? '').split(/\s+/);
 /** The DocBook shape of the PostgreSQL manual, reduced to what the cutter looks at. */

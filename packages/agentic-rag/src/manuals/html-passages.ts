@@ -4,9 +4,9 @@ import { collapseWhitespace as collapse, preformattedText as rawText } from '../
 
 /**
  * Cuts one page of an installed HTML manual (PostgreSQL's DocBook output, Python's Sphinx output)
- * into BEIR passages at the manual's own section boundaries. Used only by build-docs-dataset.ts:
- * the engine's HTML loader is deliberately not reused, so the dataset does not inherit the
- * chunking it is meant to measure.
+ * into passages at the manual's own section boundaries: the eval datasets' passages
+ * (cli/build-docs-dataset.ts) and the benchmarks' real-text corpora (bench/corpora/). The engine's
+ * HTML loader is deliberately not reused, so a dataset does not inherit the chunking it measures.
  */
 
 /** How one manual marks its sections and its chrome. */
