@@ -13,6 +13,7 @@ export class ProgressBar {
   private readonly started = performance.now();
   private lastDecile = -1;
   private lastDraw = 0;
+  private lastDetail = '';
 
   constructor(private readonly options: ProgressBarOptions) {
     this.stream = options.stream ?? process.stderr;
@@ -35,8 +36,10 @@ export class ProgressBar {
       return;
     }
     const decile = Math.floor(fraction * 10);
-    if (decile === this.lastDecile) return;
+    // At 100% a changed detail is printed again: a run's last writes can land after its last file.
+    if (decile === this.lastDecile && !(fraction === 1 && detail !== this.lastDetail)) return;
     this.lastDecile = decile;
+    this.lastDetail = detail;
     this.stream.write(
       `${this.options.label} ${Math.round(fraction * 100)}% (${done}/${total}) ${detail}${eta}\n`,
     );

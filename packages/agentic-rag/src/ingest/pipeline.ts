@@ -92,6 +92,7 @@ export class IngestPipeline {
     );
     const written: Array<Promise<void>> = [];
     let fatal: unknown = null;
+    let lastFile = '';
     const settle = (sourcePath: string, sourceFile: string, failedFiles: Set<string>, error: unknown) => {
       const ragError = toRagError(error);
       // A dead store or embedder fails every document the same way: stop instead of reporting
@@ -156,11 +157,14 @@ export class IngestPipeline {
             }
             summary.files++;
             filesDone++;
+            lastFile = sourceFile;
             options.onProgress?.({ filesTotal, filesDone, currentFile: sourceFile, chunks: summary.chunks });
           });
           await batcher.drain();
           await Promise.all(written.splice(0));
           if (fatal) throw fatal;
+          // A file counts as done once prepared; its chunks count once its batch commits.
+          options.onProgress?.({ filesTotal, filesDone, currentFile: lastFile, chunks: summary.chunks });
 
           // A single file says nothing about which of its neighbours still exist: only directories prune.
           if (options.prune && source.isDirectory) {
