@@ -140,4 +140,20 @@ else
   [ -x "$CHROMIUM" ] || die "chromium installed but $CHROMIUM is missing"
   log "chromium installed: $("$CHROMIUM" --version 2>/dev/null || echo "$CHROMIUM")"
 fi
+# --- 6. groff (the PDF loader's real-world test typesets a manual page to PDF) --
+# groff-base, on every Debian, has no PDF device; the full groff package adds gropdf.
+if dpkg-query -W -f='${Status}' groff 2>/dev/null | grep -q 'ok installed'; then
+  log "groff already installed"
+else
+  export DEBIAN_FRONTEND=noninteractive
+  APT=(apt-get -q -o DPkg::Lock::Timeout=120)
+  if ! ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1 \
+     || apt-cache policy groff | grep -q 'Candidate: (none)'; then
+    log "apt lists missing or stale: apt-get update"; "${APT[@]}" update
+  fi
+  log "installing groff"
+  "${APT[@]}" install -y --no-install-recommends groff \
+    || { log "install failed, retrying after apt-get update"; "${APT[@]}" update; \
+         "${APT[@]}" install -y --no-install-recommends groff; }
+fi
 log "done"
