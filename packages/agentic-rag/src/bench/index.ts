@@ -15,3 +15,5 @@ export {
   writeScratchMarker,
 } from './search-scratch.js';
 export type { ScratchMarker } from './search-scratch.js';
+export { textbookPdf } from './textbook-pdf.js';
+export type { PlacedEntity, TextbookPdf } from './textbook-pdf.js';

@@ -14,6 +14,12 @@ export interface ChunkerOptions {
   overlapTokens: number;
   /** A heading closes the current chunk only once it holds this many tokens (default maxTokens / 4). */
   minTokens?: number;
+  /**
+   * Offsets where pages start (a PDF's), ascending. A block that opens a page closes the chunk as a
+   * heading does, and no overlap is carried over the break, so a chunk's page is the page of its
+   * text. A page that starts inside a block (a table or algorithm running over) does not cut it.
+   */
+  pageStarts?: readonly number[];
 }
 
 export interface Chunk {
@@ -61,6 +67,7 @@ export function chunkText(text: string, blocks: readonly Block[], options: Chunk
   const chunks: Chunk[] = [];
   const countRange = (from: number, to: number) => (to > from ? tokenizer.count(text.slice(from, to)) : 0);
   const hasContent = (open: OpenChunk | null) => open?.units.some((unit) => unit.type !== 'heading') ?? false;
+  const opensPage = pageBreakTest(options.pageStarts ?? []);
 
   const emit = (open: OpenChunk) => {
     const last = open.units[open.units.length - 1]!;
@@ -107,11 +114,12 @@ export function chunkText(text: string, blocks: readonly Block[], options: Chunk
       if (current && hasContent(current)) {
         const lastEnd = current.units[current.units.length - 1]!.end;
         const needed = current.tokens + countRange(lastEnd, unit.start) + unit.tokens;
-        const sectionDone = unit.type === 'heading' && current.tokens >= minTokens;
+        const pageBreak = opensPage(lastEnd, unit.start);
+        const sectionDone = (unit.type === 'heading' || pageBreak) && current.tokens >= minTokens;
         if (sectionDone || needed > maxTokens) {
           const returned = flush(current, position);
           const overlap: OpenChunk | null =
-            returned > 0 || unit.type === 'heading'
+            returned > 0 || unit.type === 'heading' || pageBreak
               ? null
               : overlapFrom(current, text, tokenizer, overlapTokens);
           current =
@@ -147,6 +155,20 @@ export function chunkText(text: string, blocks: readonly Block[], options: Chunk
     if (returned === 0) break;
   }
   return chunks;
+}
+
+/** Whether a page starts after `from` and at or before `to`: between two blocks, or at the second. */
+function pageBreakTest(pageStarts: readonly number[]): (from: number, to: number) => boolean {
+  return (from, to) => {
+    let low = 0;
+    let high = pageStarts.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (pageStarts[middle]! <= from) low = middle + 1;
+      else high = middle;
+    }
+    return low < pageStarts.length && pageStarts[low]! <= to;
+  };
 }
 
 interface OpenChunk {

@@ -7,9 +7,10 @@ function sha256(value: string): string {
 
 /** Everything a loader produced that ends up stored: a change to any of it is a change. */
 export function contentHash(document: LoadedDocument): string {
-  return sha256(
-    JSON.stringify([document.kind, document.title, document.url, document.text, document.metadata]),
-  );
+  const stored: unknown[] = [document.kind, document.title, document.url, document.text, document.metadata];
+  // Pages only when there are any, so documents without them keep the hash they were stored under.
+  if (document.pages) stored.push(document.pages);
+  return sha256(JSON.stringify(stored));
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { DocumentFacts } from '../graph/index.js';
 
 /** What a source file is, as far as loading and chunking are concerned. */
-export type SourceKind = 'markdown' | 'text' | 'html' | 'json-record' | 'yaml' | 'openapi' | 'knowledge';
+export type SourceKind =
+  'markdown' | 'text' | 'html' | 'pdf' | 'docx' | 'json-record' | 'yaml' | 'openapi' | 'knowledge';
 
 export type BlockType = 'heading' | 'paragraph' | 'code' | 'math' | 'table' | 'list';
 
@@ -19,6 +20,14 @@ export interface Block {
   title?: string;
 }
 
+/** Where a page of a paged source (PDF) starts in `LoadedDocument.text`. */
+export interface PageStart {
+  /** 1-based page number as the source counts it. */
+  page: number;
+  /** UTF-16 offset into the text of the page's first character. */
+  start: number;
+}
+
 export interface LoadedDocument {
   /** Identity within a workspace: relative file path, plus `#<id>` for records in a file. */
   sourcePath: string;
@@ -33,6 +42,11 @@ export interface LoadedDocument {
   metadata: Record<string, unknown>;
   /** Graph facts the format itself states (an OpenAPI spec's endpoints and $refs), if any. */
   facts?: DocumentFacts;
+  /**
+   * Paged sources only: where each page with text starts, in text order. Chunks get the page they
+   * start on (`page_number`) and, when they run onto another, the page they end on (`page_end`).
+   */
+  pages?: PageStart[];
   /** What to embed instead of the text, for a one-chunk document (a knowledge piece's `embedding_text`). */
   embeddingText?: string;
 }

@@ -1,4 +1,5 @@
-export type { Block, BlockType, LoadedDocument, LoadFailure, SourceKind } from './document.js';
+export type { Block, BlockType, LoadedDocument, LoadFailure, PageStart, SourceKind } from './document.js';
+export { chunkPages, pageAt } from './pages.js';
 export { chunkText } from './chunker.js';
 export type { Chunk, ChunkerOptions, ChunkMetadata } from './chunker.js';
 export { cl100kTokenizer } from './tokenizer.js';
@@ -23,6 +24,7 @@ export type {
   IngestProgress,
   IngestSummary,
 } from './summary.js';
+export { countIngest, emptySummary, STOP_THE_RUN, tally } from './summary.js';
 export { DEFAULT_BATCH_LIMITS, EMBEDDED_BATCH_LIMITS, WriteBatcher } from './write-batcher.js';
 export type { WriteBatcherLimits } from './write-batcher.js';
 export * from './loaders/index.js';

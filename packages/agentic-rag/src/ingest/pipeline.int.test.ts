@@ -220,6 +220,7 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
   it('reports bad files one by one and still ingests the rest; prune keeps documents of files that failed', async () => {
     await pipeline.ingestSources({ workspaceId: workspace, sources: [root] });
     await writeFile(path.join(root, 'scan.pdf'), '%PDF-1.7');
+    await writeFile(path.join(root, 'layers.psd'), '8BPS');
     await writeFile(path.join(root, 'blob.md'), Buffer.from([0x23, 0x20, 0x00, 0x01, 0x02]));
     await writeFile(path.join(root, 'spec.yaml'), 'openapi: 3.0.3\npaths: [unclosed\n');
     await symlink(path.join(root, 'missing-target.md'), path.join(root, 'dangling.md'));
@@ -235,14 +236,15 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
     });
     const byPath = Object.fromEntries(summary.failures.map((failure) => [failure.sourcePath, failure.code]));
     expect(byPath).toEqual({
-      [`${label}/scan.pdf`]: 'UNSUPPORTED_FILE_TYPE',
+      [`${label}/scan.pdf`]: 'PARSE_FAILED',
+      [`${label}/layers.psd`]: 'UNSUPPORTED_FILE_TYPE',
       [`${label}/blob.md`]: 'UNSUPPORTED_FILE_TYPE',
       [`${label}/spec.yaml`]: 'PARSE_FAILED',
       [`${label}/dangling.md`]: 'FILE_UNREADABLE',
       [`${label}/faq.jsonl`]: 'PARSE_FAILED',
       [path.join(root, 'nope')]: 'NOT_FOUND',
     });
-    expect(summary.documents.failed).toBe(6);
+    expect(summary.documents.failed).toBe(7);
     expect(summary.documents.updated).toBe(1); // q1 changed
     // q2 vanished from a file that partly failed: it is kept until the file loads cleanly.
     const paths = (await store.listDocuments(workspace)).map((doc) => doc.sourcePath);

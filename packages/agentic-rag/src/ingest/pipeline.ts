@@ -1,11 +1,18 @@
 import path from 'node:path';
 import { ErrorCode, RagError, toRagError } from '../errors/index.js';
-import { mergeFacts, toSourceGraph, type ExtractionInput, type SourceGraph } from '../graph/index.js';
+import {
+  mergeFacts,
+  toSourceGraph,
+  type DocumentFacts,
+  type ExtractionInput,
+  type SourceGraph,
+} from '../graph/index.js';
 import type { WriteDocumentInput, WriteDocumentResult } from '../store/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import { chunkText, type Chunk } from './chunker.js';
 import { contentHash, pipelineFingerprint, stableChunkId } from './content-hash.js';
 import { codePointOffsets } from './offsets.js';
+import { chunkPages, pageAt } from './pages.js';
 import type { LoadedDocument } from './document.js';
 import type { LoadResult } from './loaders/index.js';
 import type {
@@ -28,6 +35,23 @@ import {
 } from './summary.js';
 import { cl100kTokenizer, type Tokenizer } from './tokenizer.js';
 import { WriteBatcher } from './write-batcher.js';
+
+/**
+ * A paged document's defined entities get the page their definition starts on (an algorithm whose
+ * body runs from page 88 onto 89 is on page 88), unless an extractor already said.
+ */
+function withPages(facts: DocumentFacts, document: LoadedDocument): DocumentFacts {
+  const { pages } = document;
+  if (!pages || pages.length === 0) return facts;
+  return {
+    ...facts,
+    entities: facts.entities.map((entity) =>
+      entity.definition && entity.properties?.page === undefined
+        ? { ...entity, properties: { ...entity.properties, page: pageAt(pages, entity.definition.start) } }
+        : entity,
+    ),
+  };
+}
 
 /** A document ready to write, and what finishing it needs once written. */
 interface PreparedDocument {
@@ -114,7 +138,7 @@ export class IngestPipeline {
             options.signal?.throwIfAborted();
             if (fatal) throw fatal;
             const sourceFile = `${source.label}/${file.relativePath}`;
-            const loaded = await loadFile(file, sourceFile, source.root);
+            const loaded = await loadFile(file, sourceFile, source.root, options.signal);
             for (const failure of loaded.failures) {
               fail(failure);
               failedFiles.add(sourceFile);
@@ -246,6 +270,7 @@ export class IngestPipeline {
       { absolutePath: path.join(path.resolve(root), relativePath), relativePath },
       sourceFile,
       root,
+      signal,
     );
     const fail = (failure: IngestFailure) => {
       summary.failures.push(failure);
@@ -384,6 +409,7 @@ export class IngestPipeline {
           metadata: {
             block_types: chunk.metadata.blockTypes,
             ...(chunk.metadata.splitAtomicBlock ? { split_atomic_block: true } : {}),
+            ...chunkPages(document.pages, chunk.start, chunk.end),
           },
           embedding: embeddings[index]!,
         })),
@@ -526,6 +552,7 @@ export class IngestPipeline {
       tokenizer: this.tokenizer,
       maxTokens: this.options.maxTokens,
       overlapTokens: this.options.overlapTokens,
+      ...(document.pages ? { pageStarts: document.pages.map((page) => page.start) } : {}),
     });
   }
 
@@ -567,6 +594,6 @@ export class IngestPipeline {
     const input = extractionInput(document);
     const extracted = await Promise.all(extractors.map((extractor) => extractor.extract(input, signal)));
     const facts = mergeFacts(document.facts ? [document.facts, ...extracted] : extracted);
-    return toSourceGraph(workspaceId, document.sourcePath, facts, chunks);
+    return toSourceGraph(workspaceId, document.sourcePath, withPages(facts, document), chunks);
   }
 }

@@ -1,11 +1,20 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ErrorCode } from '../errors/index.js';
+import { ingestBinaryFiles, ingestPdfPages } from '../telemetry/index.js';
 import type { ExtractionInput } from '../graph/index.js';
 import { discoverFiles, resolveInsideRoot, type DiscoveredFile } from './discover.js';
 import type { LoadedDocument, LoadFailure } from './document.js';
 import type { IngestFailure } from './summary.js';
-import { LOADERS, loaderFor, looksBinary, normalizeText, type LoadResult } from './loaders/index.js';
+import {
+  binaryLoaderFor,
+  DEFAULT_DOCUMENT_LIMITS,
+  loaderFor,
+  looksBinary,
+  normalizeText,
+  SUPPORTED_EXTENSIONS,
+  type LoadResult,
+} from './loaders/index.js';
 
 export interface Source {
   /** The folder's name: the first segment of every source path from it, and the prune scope. */
@@ -59,16 +68,18 @@ export async function loadFile(
   file: DiscoveredFile,
   sourcePath: string,
   root: string | null,
+  signal?: AbortSignal,
 ): Promise<LoadResult> {
   const failure = (code: string, message: string): LoadResult => ({
     documents: [],
     failures: [{ sourcePath, code, message } satisfies LoadFailure],
   });
   const loader = loaderFor(sourcePath);
-  if (!loader) {
+  const binaryLoader = binaryLoaderFor(sourcePath);
+  if (!loader && !binaryLoader) {
     return failure(
       ErrorCode.UNSUPPORTED_FILE_TYPE,
-      `unsupported file type "${path.extname(file.relativePath) || '(none)'}" (supported: ${Object.keys(LOADERS).join(' ')})`,
+      `unsupported file type "${path.extname(file.relativePath) || '(none)'}" (supported: ${SUPPORTED_EXTENSIONS.join(' ')})`,
     );
   }
   let readPath = file.absolutePath;
@@ -76,6 +87,19 @@ export async function loadFile(
     const resolved = await resolveInsideRoot(root, file.absolutePath);
     if ('code' in resolved) return failure(resolved.code, `${sourcePath} ${resolved.reason}`);
     readPath = resolved.realPath;
+  }
+  if (binaryLoader) {
+    // Sized before it is read: a file past the limit is never loaded into memory.
+    const size = await stat(readPath).then(
+      (info) => info.size,
+      () => 0,
+    );
+    if (size > DEFAULT_DOCUMENT_LIMITS.maxBytes) {
+      return failure(
+        ErrorCode.FILE_TOO_LARGE,
+        `${size} bytes; the limit is ${DEFAULT_DOCUMENT_LIMITS.maxBytes}`,
+      );
+    }
   }
   let bytes: Buffer;
   try {
@@ -86,12 +110,33 @@ export async function loadFile(
       `cannot read file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
     );
   }
+  if (binaryLoader) {
+    try {
+      const loaded = await binaryLoader({ sourcePath, bytes, ...(signal ? { signal } : {}) });
+      countBinaryFile(sourcePath, loaded);
+      return loaded;
+    } catch (error) {
+      // A stopped run is not a bad file: the abort goes up to whoever stopped it.
+      if (signal?.aborted) throw error;
+      return failure(ErrorCode.PARSE_FAILED, `cannot parse: ${(error as Error).message}`);
+    }
+  }
   if (looksBinary(bytes))
     return failure(ErrorCode.UNSUPPORTED_FILE_TYPE, 'binary content in a text file type');
   try {
-    return loader({ sourcePath, text: normalizeText(bytes.toString('utf8')) });
+    return loader!({ sourcePath, text: normalizeText(bytes.toString('utf8')) });
   } catch (error) {
     return failure(ErrorCode.PARSE_FAILED, `cannot parse: ${(error as Error).message}`);
+  }
+}
+
+/** The parse's outcome on /metrics, and a PDF's pages. */
+function countBinaryFile(sourcePath: string, loaded: LoadResult): void {
+  const format = path.extname(sourcePath).slice(1).toLowerCase();
+  ingestBinaryFiles.inc({ format, outcome: loaded.failures[0]?.code.toLowerCase() ?? 'ok' });
+  for (const document of loaded.documents) {
+    const pages = document.metadata.page_count;
+    if (typeof pages === 'number') ingestPdfPages.inc(pages);
   }
 }
 
@@ -114,11 +159,10 @@ export function loadInline(id: string, content: string): { loaded: LoadResult; s
   }
   const loader = loaderFor(sourcePath);
   if (!loader) {
-    return refuse(
-      sourcePath,
-      ErrorCode.UNSUPPORTED_FILE_TYPE,
-      `unsupported file type "${path.extname(sourcePath) || '(none)'}" (supported: ${Object.keys(LOADERS).join(' ')})`,
-    );
+    const reason = binaryLoaderFor(sourcePath)
+      ? `"${path.extname(sourcePath)}" is a binary format: ingest the file from a folder, not as text`
+      : `unsupported file type "${path.extname(sourcePath) || '(none)'}" (supported: ${SUPPORTED_EXTENSIONS.join(' ')})`;
+    return refuse(sourcePath, ErrorCode.UNSUPPORTED_FILE_TYPE, reason);
   }
   try {
     return {

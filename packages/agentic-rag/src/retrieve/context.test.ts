@@ -34,6 +34,8 @@ function expansion(hits: RetrievalHit[], partial = false): ReferenceExpansion {
       depth: 1,
       visited: hits.length,
       missing: [],
+      revisited: 0,
+      lookups: 1,
       partial,
       limitsHit: partial ? ['timeout'] : [],
       ms: 1,
@@ -251,6 +253,36 @@ describe('assembleContext', () => {
       expect(ids(context.references)).toEqual(['small']);
       expect(context.totalTokens).toBe(30);
       expect(context.stats.limitsHit).toEqual(['token_budget']);
+    });
+  });
+
+  describe('RETRIEVAL_MAX_PRIMARY_RESULTS and CONTEXT_PRIORITIZE_PRIMARY', () => {
+    /** Hits scored 1/id (ids 1..n in order), and references scored as given. */
+    const scored = (chunkId: string, score: number, tokens = 10) => ({ ...hit(chunkId, tokens), score });
+
+    it('take only the first maxPrimary hits as primary chunks', () => {
+      const context = assembleContext(result([hit('a', 10), hit('b', 10), hit('c', 10)]), {
+        ...budget(100, 10),
+        maxPrimary: 2,
+      });
+      expect(ids(context.primary)).toEqual(['a', 'b']);
+      expect(ids(context.chunks)).toEqual(['a', 'b']);
+    });
+
+    it('primary first when prioritised; by score alone when not, references competing for every slot', () => {
+      const hits = [scored('p1', 0.9), scored('p2', 0.3)];
+      const refs = expansion([scored('r1', 0.45), scored('r2', 0.1)]);
+      const prioritized = assembleContext(result(hits), budget(100, 10), refs);
+      expect(ids(prioritized.chunks)).toEqual(['p1', 'p2', 'r1', 'r2']);
+      const byScore = assembleContext(result(hits), { ...budget(100, 10), prioritizePrimary: false }, refs);
+      expect(ids(byScore.chunks)).toEqual(['p1', 'r1', 'p2', 'r2']);
+      expect(ids(byScore.primary)).toEqual(['p1', 'p2']);
+      expect(ids(byScore.references)).toEqual(['r1', 'r2']);
+      // Three slots: prioritised keeps both hits; by score the weaker hit loses its slot.
+      expect(ids(assembleContext(result(hits), budget(100, 3), refs).chunks)).toEqual(['p1', 'p2', 'r1']);
+      const tight = assembleContext(result(hits), { ...budget(100, 2), prioritizePrimary: false }, refs);
+      expect(ids(tight.chunks)).toEqual(['p1', 'r1']);
+      expect(tight.stats.limitsHit).toEqual(['chunk_budget']);
     });
   });
 });

@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode, RagError } from '../errors/index.js';
-import { filterConditions, parseFilters, type RetrievalFilters } from './filters.js';
+import { filterConditions, PAGE_RANGE_MESSAGE, parseFilters, type RetrievalFilters } from './filters.js';
 
 const SUPPORTED =
   'sourcePrefix, kind, chapter, section, page_number, entity_type, chunk_type, operation_type, entity_id, info_type, knowledge_type';
+
+const PAGE_FIRST =
+  "(CASE WHEN coalesce(c.metadata ->> 'page_number', d.metadata ->> 'page_number') ~ '^-?[0-9]{1,9}$' " +
+  "THEN (coalesce(c.metadata ->> 'page_number', d.metadata ->> 'page_number'))::int END)";
+const PAGE_LAST =
+  "(CASE WHEN c.metadata ->> 'page_end' ~ '^-?[0-9]{1,9}$' THEN (c.metadata ->> 'page_end')::int END)";
 
 function parseError(input: unknown): RagError {
   try {
@@ -40,6 +46,8 @@ describe('parseFilters', () => {
       },
     ],
     ['page_number 0', { page_number: 0 }, { page_number: 0 }],
+    ['the largest Postgres int page', { page_number: 2 ** 31 - 1 }, { page_number: 2 ** 31 - 1 }],
+    ['the smallest Postgres int page', { page_number: -(2 ** 31) }, { page_number: -(2 ** 31) }],
     ['a negative page_number (an integer, so accepted)', { page_number: -2 }, { page_number: -2 }],
     ['null and undefined values skipped', { kind: null, chapter: undefined, section: '1' }, { section: '1' }],
     ['a null page_number skipped', { page_number: null }, {}],
@@ -77,6 +85,9 @@ describe('parseFilters', () => {
       { page_number: Number.POSITIVE_INFINITY },
       "filter 'page_number' must be an integer",
     ],
+    ['a page past Postgres int', { page_number: 2 ** 62 }, PAGE_RANGE_MESSAGE],
+    ['a page one past Postgres int', { page_number: 2 ** 31 }, PAGE_RANGE_MESSAGE],
+    ['a page one below Postgres int', { page_number: -(2 ** 31) - 1 }, PAGE_RANGE_MESSAGE],
     ['an empty kind', { kind: '' }, "filter 'kind' must be a non-empty string"],
     ['an empty sourcePrefix', { sourcePrefix: '' }, "filter 'sourcePrefix' must be a non-empty string"],
     ['a numeric chapter', { chapter: 3 }, "filter 'chapter' must be a non-empty string"],
@@ -113,10 +124,10 @@ describe('filterConditions', () => {
       ['16.4'],
     ],
     [
-      'page_number, bound as text',
+      'page_number, as the page range page_number..page_end covering it',
       { page_number: 12 },
-      " AND coalesce(c.metadata ->> 'page_number', d.metadata ->> 'page_number') = $3",
-      ['12'],
+      ` AND ${PAGE_FIRST} <= $3::int AND coalesce(${PAGE_LAST}, ${PAGE_FIRST}) >= $3::int`,
+      [12],
     ],
     [
       'entity_type',
@@ -139,9 +150,9 @@ describe('filterConditions', () => {
       sql:
         ' AND starts_with(d.source_path, $5)' +
         ' AND d.source_kind = $6' +
-        " AND coalesce(c.metadata ->> 'page_number', d.metadata ->> 'page_number') = $7" +
+        ` AND ${PAGE_FIRST} <= $7::int AND coalesce(${PAGE_LAST}, ${PAGE_FIRST}) >= $7::int` +
         " AND coalesce(c.metadata ->> 'entity_type', d.metadata ->> 'entity_type') = $8",
-      params: ['book/', 'markdown', '7', 'algorithm'],
+      params: ['book/', 'markdown', 7, 'algorithm'],
     });
     expect(filterConditions(filters, 1).sql).toContain('starts_with(d.source_path, $1)');
     expect(filterConditions(filters, 1).sql).toContain("d.metadata ->> 'entity_type') = $4");

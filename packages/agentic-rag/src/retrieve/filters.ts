@@ -1,5 +1,13 @@
 import { ErrorCode, RagError } from '../errors/index.js';
 
+/**
+ * Pages are compared as Postgres int, so a page outside int's range is a bad request, not a database
+ * error. Zero and negatives stay accepted: they are integers that simply match no page.
+ */
+const INT_MIN = -2_147_483_648;
+const INT_MAX = 2_147_483_647;
+export const PAGE_RANGE_MESSAGE = `filter 'page_number' must be from ${INT_MIN} to ${INT_MAX}`;
+
 /** What a search may be narrowed to, besides the (mandatory) workspace. */
 export interface RetrievalFilters {
   /** Source paths starting with this, e.g. `simulated_ingestion/textbook/`. */
@@ -55,6 +63,8 @@ export function parseFilters(input: unknown): RetrievalFilters {
     if (key === 'page_number') {
       if (!Number.isInteger(value))
         throw new RagError(ErrorCode.INVALID_INPUT, "filter 'page_number' must be an integer");
+      if ((value as number) < INT_MIN || (value as number) > INT_MAX)
+        throw new RagError(ErrorCode.INVALID_INPUT, PAGE_RANGE_MESSAGE, { details: { filter: key } });
       filters.page_number = value as number;
     } else {
       if (typeof value !== 'string' || value.length === 0) {
@@ -87,7 +97,22 @@ export function filterConditions(
   for (const key of METADATA_KEYS) {
     const value = filters[key];
     if (value === undefined) continue;
-    conditions.push(`coalesce(c.metadata ->> '${key}', d.metadata ->> '${key}') = ${bind(String(value))}`);
+    if (key === 'page_number') conditions.push(pageCovered(bind(value)));
+    else
+      conditions.push(`coalesce(c.metadata ->> '${key}', d.metadata ->> '${key}') = ${bind(String(value))}`);
   }
   return { sql: conditions.map((condition) => ` AND ${condition}`).join(''), params };
+}
+
+/**
+ * A chunk is on a page when its range `page_number`..`page_end` covers it: a chunk that runs over a
+ * page break is found from either page. No `page_end` means one page (it is only ever chunk
+ * metadata: a chunk, not a document, ends on a page). Values are cast only when they are integers,
+ * so a stray non-numeric value fails the match instead of the query.
+ */
+function pageCovered(page: string): string {
+  const integer = (value: string) => `(CASE WHEN ${value} ~ '^-?[0-9]{1,9}$' THEN (${value})::int END)`;
+  const first = integer(`coalesce(c.metadata ->> 'page_number', d.metadata ->> 'page_number')`);
+  const last = integer(`c.metadata ->> 'page_end'`);
+  return `${first} <= ${page}::int AND coalesce(${last}, ${first}) >= ${page}::int`;
 }
