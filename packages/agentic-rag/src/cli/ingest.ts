@@ -6,13 +6,15 @@ import { assertWorkspaceId, unfinishedIngests } from '../store/index.js';
 import type { IngestSummary } from '../ingest/index.js';
 import { Reconciler } from '../queue/index.js';
 import { cliConfig, cliLogger, EXIT, formatNumber, runCli } from './cli-support.js';
+import { crawlCommand, ingestCrawl } from './ingest-crawl.js';
 import { ingestKnowledge } from './ingest-knowledge.js';
 import { ProgressBar } from './progress-bar.js';
 
 const HELP = `Usage: pnpm rag:ingest [options]
 
-Loads files into a workspace: chunks them, embeds the chunks and stores them. Unchanged files
-are skipped (content hash); changed files have their chunks replaced in one transaction.
+Loads files (or a web site, --url) into a workspace: chunks them, embeds the chunks and stores
+them. Unchanged files are skipped (content hash); changed files have their chunks replaced in one
+transaction.
 
 Options:
   --source DIR      directory or file to ingest; repeatable (default: AGENTIC_RAG_CORPUS_DIR,
@@ -29,6 +31,18 @@ Options:
                     cue-word rules; the raw text and the result are kept as a check-in)
   --entity ID       with --knowledge: whose knowledge it is (user:alice, team:ops)
   --max-retries N   with --knowledge and a model: asks after an invalid reply (default 2)
+  --url URL         crawl a web site: from a start page (same-origin links followed) or a
+                    sitemap (a URL ending in .xml; sitemap indexes followed); robots.txt obeyed,
+                    recrawls conditional (304 = unchanged), vanished pages removed
+                    (docs/web-sources.md). Queued like files when the queue is on
+  --every DUR       with --url: crawl again every DUR (24h, 30m, 1d) while a worker runs;
+                    needs the queue
+  --max-pages N     with --url: pages requested per crawl (default 1000)
+  --max-depth N     with --url: links followed from the start page (default 10)
+  --max-bytes N     with --url: bytes downloaded per crawl (default 500 MiB)
+  --rate R          with --url: requests per second (default 2; Crawl-delay may slow it)
+  --concurrency N   with --url: requests in flight at once (default 2)
+  --full            with --url: fetch every page in full, without conditional requests
   --resume          with the queue: put the workspace's dead-lettered jobs back on the queue
                     and enqueue again documents whose last ingest stopped before it stored
                     them while no job is left to finish it
@@ -56,6 +70,14 @@ async function main(): Promise<number> {
       knowledge: { type: 'string' },
       entity: { type: 'string' },
       'max-retries': { type: 'string', default: '2' },
+      url: { type: 'string' },
+      every: { type: 'string' },
+      'max-pages': { type: 'string' },
+      'max-depth': { type: 'string' },
+      'max-bytes': { type: 'string' },
+      rate: { type: 'string' },
+      concurrency: { type: 'string' },
+      full: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       quiet: { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
@@ -94,12 +116,40 @@ async function main(): Promise<number> {
   const sources = values.source ?? [config.AGENTIC_RAG_CORPUS_DIR];
   if (values.queue && values.inline)
     throw new RagError(ErrorCode.INVALID_INPUT, '--queue and --inline exclude each other');
+  const crawlOnly = ['every', 'max-pages', 'max-depth', 'max-bytes', 'rate', 'concurrency', 'full'] as const;
+  const stray = crawlOnly.find((flag) => values[flag] !== undefined && values[flag] !== false);
+  if (!values.url && stray) throw new RagError(ErrorCode.INVALID_INPUT, `--${stray} goes with --url`);
+  if (values.url && (values.source || values.prune || values.resume))
+    throw new RagError(ErrorCode.INVALID_INPUT, '--url does not go with --source, --prune or --resume');
+  const crawl = values.url
+    ? crawlCommand({
+        url: values.url,
+        every: values.every,
+        maxPages: values['max-pages'],
+        maxDepth: values['max-depth'],
+        maxBytes: values['max-bytes'],
+        rate: values.rate,
+        concurrency: values.concurrency,
+        full: values.full,
+      })
+    : null;
   const mode = ingestMode(config, values.inline ? 'inline' : values.queue ? 'queue' : undefined);
   const runtime = await createRuntime({
     config: { ...config, AGENTIC_RAG_INGEST_MODE: mode },
     logger,
     queue: true,
   });
+  if (crawl) {
+    try {
+      return await ingestCrawl(runtime, workspaceId, crawl, {
+        wait: values.wait,
+        json: values.json,
+        quiet: values.quiet,
+      });
+    } finally {
+      await runtime.close();
+    }
+  }
   if (runtime.queue) {
     try {
       return await enqueue(runtime, workspaceId, sources, values);

@@ -19,3 +19,5 @@ export { startIngestWorker } from './worker.js';
 export type { IngestWorker, WorkerDeps } from './worker.js';
 export { runningJob, STAGE_PROGRESS } from './job-context.js';
 export type { RunningJob } from './job-context.js';
+export { CRAWL_JOB, crawlScheduleId, crawlSite, enqueueCrawl, scheduleCrawl } from './crawl-jobs.js';
+export type { CrawlSchedule, CrawlSiteDeps, CrawlSiteOutcome, CrawlSitePayload } from './crawl-jobs.js';

@@ -16,6 +16,7 @@ import { runningJob } from './job-context.js';
 import { Reconciler } from './reconciler.js';
 import { intentDocument, jobPayload, type IngestDocumentPayload, type StageJobPayload } from './payloads.js';
 import { assertNoEviction, queueConnection, queuePrefix, queueTarget } from './redis.js';
+import { CRAWL_JOB, runCrawlJob, type CrawlJobDeps } from './crawl-jobs.js';
 import { splitIntoStageJobs } from './stage-jobs.js';
 
 const tracer = trace.getTracer('agentic-rag');
@@ -34,7 +35,7 @@ const UNRECOVERABLE: ReadonlySet<string> = new Set([
 ]);
 
 /** What a worker needs of the runtime (the same pipeline the inline mode uses). */
-export interface WorkerDeps {
+export interface WorkerDeps extends Pick<CrawlJobDeps, 'store' | 'sql' | 'crawlAddressPolicy'> {
   config: Config;
   logger: Logger;
   jobs: JobStore;
@@ -91,6 +92,8 @@ export async function startIngestWorker(runtime: WorkerDeps, url?: string): Prom
   for (const own of [deadLetters, queue]) own.on('error', () => {});
 
   const handle = async (job: Job, token?: string): Promise<IngestSummary | StageResult | Superseded> => {
+    // A site crawl (one-off or from a schedule) is its own kind of job: see crawl-jobs.ts.
+    if (job.name === CRAWL_JOB) return runCrawlJob(runtime, job);
     const parsed = jobPayload.safeParse(job.data);
     if (!parsed.success)
       throw new UnrecoverableError(`invalid payload: ${parsed.error.issues[0]?.message ?? 'unknown'}`);

@@ -1,3 +1,5 @@
+import type { LookupFunction } from 'node:net';
+
 /**
  * IPv4 ranges that are not the public internet, from the IANA special-purpose registry, plus
  * cloud metadata endpoints that live at public-looking addresses.
@@ -121,4 +123,46 @@ function parseIpv6(text: string): bigint | null {
     groups.push(...head, ...tail);
   }
   return groups.reduce((value, group) => (value << 16n) | BigInt(group), 0n);
+}
+
+export interface ResolvedIp {
+  address: string;
+  family: number;
+}
+
+/**
+ * A socket `lookup` that refuses a name when any address it resolves to is blocked: the check
+ * sits on the addresses about to be dialled, so DNS rebinding and redirects cannot dodge it.
+ * Every address must pass, not only the first: Node may try them all (happy eyeballs), and a
+ * mixed answer is a rebinding tell. IP literals never reach a lookup; callers judge those.
+ */
+export function blockingLookup(
+  isBlocked: (ip: string) => boolean,
+  resolve: (hostname: string) => Promise<ResolvedIp[]>,
+  refuse: (hostname: string, address: string) => Error,
+): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname).then(
+      (addresses) => {
+        const refused = addresses.find((entry) => isBlocked(entry.address));
+        if (refused) {
+          callback(refuse(hostname, refused.address), '');
+          return;
+        }
+        const usable =
+          options.family === 4 || options.family === 6
+            ? addresses.filter((entry) => entry.family === options.family)
+            : addresses;
+        const first = usable[0];
+        if (!first) {
+          callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '');
+        } else if (options.all) {
+          callback(null, usable);
+        } else {
+          callback(null, first.address, first.family);
+        }
+      },
+      (error: NodeJS.ErrnoException) => callback(error, ''),
+    );
+  };
 }
