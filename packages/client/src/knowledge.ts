@@ -13,25 +13,34 @@ export interface ScoredPiece {
   score: number;
 }
 
+/** One edge of the graph around the entity (004's `graph_context` entry). */
 export interface GraphFact {
-  /** `from RELATION to`, stable across calls. */
+  /** `source RELATION target`, stable across calls. */
   id: string;
-  from: string;
+  /** The edge's ends by their typed ids (`User:alice`, `Technique:les`). */
+  source: string;
   relation: string;
-  to: string;
+  target: string;
   /** Hops from the entity's own nodes (1 for their direct edges). */
   depth: number;
   /** 1 / depth. */
   score: number;
+  /** The piece the edge links (its `properties.piece_id`), or null. */
+  pieceId: string | null;
+  /** The edge's `properties.description`, shown after it; null when it has none. */
+  description: string | null;
+  /** Whether the edge starts at the active entity's own node: such edges describe the entity. */
+  fromEntity: boolean;
 }
 
 export interface KnowledgeBundle {
   query: string;
   namespace: { workspaceId: string; entityId: string | null };
-  /** The entity's profile (its pack's `metadata.entities[entityId]`), or null. */
+  /** The entity's profile (its pack's metadata entry's `properties`), or null. */
   metadata: Record<string, unknown> | null;
-  /** What every pack of the workspace says about everyone (`metadata.global`). */
+  /** What every pack of the workspace says about everyone (the global metadata). */
   globalMetadata: Record<string, unknown>;
+  /** Found by search and through graph edges that link a piece, deduplicated by id, by (−score, id). */
   pieces: ScoredPiece[];
   graph: GraphFact[];
   /** Pieces and graph facts in one list, by (−score, id): the order to show them in. */

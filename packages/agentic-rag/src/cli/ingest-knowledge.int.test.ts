@@ -64,6 +64,21 @@ describe('pnpm rag:ingest --knowledge', () => {
     ]);
   });
 
+  it('loads design document 004’s pack whole: piece, profile, both nodes and the edge', async () => {
+    const pack = new URL('../knowledge/fixtures/004-data-loader-pack.json', import.meta.url);
+    const result = await runCliScript(
+      'ingest.ts',
+      ['--knowledge', pack.pathname, '--entity', 'user:alice', '--workspace', 'cfd'],
+      env,
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('a knowledge pack, loaded as it is');
+    expect(result.stdout).toContain('pieces     procedure 1');
+    expect(result.stdout).toContain('loaded     profiles 1  nodes 2  edges 1');
+    expect(result.stdout).toContain('documents  added 3');
+    expect(result.stdout).not.toContain('SKIPPED');
+  });
+
   it('refuses --entity without --knowledge', async () => {
     const result = await runCliScript('ingest.ts', ['--entity', 'user:alice'], env);
     expect(result.code).toBe(2);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ErrorCode, RagError } from '../errors/index.js';
-import { isKnowledgePack, type KnowledgePack } from '../ingest/index.js';
+import { isKnowledgePack, loadKnowledgePack, type KnowledgePack } from '../ingest/index.js';
 import { structureKnowledge } from '../knowledge/index.js';
 import type { RagRuntime } from '../runtime/index.js';
 import { EXIT } from './cli-support.js';
@@ -55,10 +55,22 @@ export async function ingestKnowledge(
   if (options.json) console.log(JSON.stringify({ workspaceId, document: id, how, summary }));
   else if (!options.quiet) {
     const kinds = new Map<string, number>();
-    for (const piece of pack.pieces as Array<{ knowledge_type?: string }>)
-      kinds.set(String(piece.knowledge_type), (kinds.get(String(piece.knowledge_type)) ?? 0) + 1);
+    for (const piece of pack.pieces as Array<{ knowledge_type?: string }>) {
+      const kind = String(piece.knowledge_type).toLowerCase();
+      kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+    }
+    // What the pack holds besides its pieces, as loaded: so a profile or an edge is never missed unseen.
+    const loaded = loadKnowledgePack(id, pack).documents;
+    const graph = loaded.find((document) => document.metadata.info_type === 'graph')?.metadata;
+    const count = (value: unknown) => (Array.isArray(value) ? value.length : 0);
+    const profiles = loaded.filter((document) => document.metadata.info_type === 'user_profile').length;
     console.log(`${options.file}: ${how}`);
-    console.log(`  pieces     ${[...kinds].map(([kind, count]) => `${kind} ${count}`).join('  ') || 'none'}`);
+    console.log(
+      `  pieces     ${[...kinds].map(([kind, number]) => `${kind} ${number}`).join('  ') || 'none'}`,
+    );
+    console.log(
+      `  loaded     profiles ${profiles}  nodes ${count(graph?.nodes)}  edges ${count(graph?.edges)}`,
+    );
     console.log(
       `  documents  added ${summary.documents.added}  updated ${summary.documents.updated}  unchanged ${summary.documents.unchanged}  failed ${summary.documents.failed}; corpus version ${summary.corpusVersion}`,
     );

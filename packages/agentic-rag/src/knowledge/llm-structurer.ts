@@ -16,13 +16,25 @@ export interface LlmStructuring {
   replies: string[];
 }
 
-const PROMPT = `You turn notes about a person or team into a knowledge pack for an AI agent.
+/**
+ * The structuring prompt: extract entities, facts, procedures and relationships into a pack in
+ * design document 004's form, and never copy credentials.
+ */
+const PROMPT = `You turn an expert's notes into a knowledge pack for an AI agent: extract the entities,
+facts, procedures and relationships the notes state.
 Reply with one JSON object and nothing else:
-{"metadata": {"global": {}, "entities": {"<entity_id>": {"name": "..."}}},
- "pieces": [{"piece_id": "p-1", "content": "one self-contained statement", "knowledge_type": one of ${KNOWLEDGE_TYPES.map((type) => `"${type}"`).join(', ')},
-   "info_type": one of ${INFO_TYPES.map((type) => `"${type}"`).join(', ')} (or another snake_case name), "tags": ["..."], "entity_id": "<entity_id>"}],
- "graph": {"nodes": [{"id": "...", "type": "PascalCase", "name": "..."}], "edges": [{"source": "...", "target": "...", "type": "UPPER_SNAKE", "piece_id": "p-1"}]}}
-Keep every fact of the notes, one statement per piece, in the notes' own words. Never copy passwords, API keys or tokens.`;
+{"metadata": {"<entity_id>": {"entity_type": "user", "properties": {"<key>": "<value>"}}},
+ "pieces": [{"piece_id": "kebab-case-id", "content": "one self-contained statement",
+   "knowledge_type": one of ${KNOWLEDGE_TYPES.map((type) => `"${type}"`).join(', ')},
+   "info_type": one of ${INFO_TYPES.map((type) => `"${type}"`).join(', ')} (or another snake_case name),
+   "tags": ["..."], "entity_id": "<entity_id>", "embedding_text": "keywords a search would use"}],
+ "graph": {"nodes": [{"node_id": "<type>:<name>", "node_type": "user", "label": "..."}],
+   "edges": [{"source_id": "<node_id>", "target_id": "<node_id>", "edge_type": "UPPER_SNAKE", "properties": {"piece_id": "<piece_id that states it>"}}]}}
+knowledge_type says what a statement is; info_type where the agent uses it: user_profile (who the
+user is, to personalise for), instructions (rules and procedures the agent must follow), context
+(background to reason over, past events), skills (techniques the agent can perform).
+Keep every fact of the notes, one statement per piece, in the notes' own words.
+Never copy credentials or sensitive data: passwords, API keys, tokens.`;
 
 /**
  * Free text to a knowledge pack by a chat model. The reply must be a pack that loads without a

@@ -33,7 +33,7 @@ describe('structureByRules', () => {
       ['fact', 'user_profile'],
       ['instruction', 'instructions'],
       ['preference', 'user_profile'],
-      ['procedure', 'skills'],
+      ['procedure', 'instructions'],
       ['episodic', 'context'],
       ['fact', 'context'],
     ]);
@@ -49,6 +49,30 @@ describe('structureByRules', () => {
       pack.pieces,
     );
     expect(pieces[0]!.piece_id).toMatch(/^p-[0-9a-f]{12}$/);
+  });
+
+  // 004's "Two Dimensions of Classification" table, its example for each knowledge type.
+  it.each([
+    ['Smagorinsky constant of 0.1 works better than default 0.17', 'fact', 'context'],
+    ['Always check mesh quality before CHT runs', 'instruction', 'instructions'],
+    ['Prefer second-order discretization for accuracy', 'preference', 'user_profile'],
+    ['Step 1: Initialize with steady-state. Step 2: Switch to transient...', 'procedure', 'instructions'],
+    ['Residuals showed unexpected oscillation around iteration 500', 'note', 'context'],
+    ['On case JN-042 we tried dynamic Smagorinsky and saw 15% improvement', 'episodic', 'context'],
+    // 004's trace: the expert's words become a procedure the agent follows.
+    ['Initialize LES from converged RANS -- cuts spin-up by ~40%', 'procedure', 'instructions'],
+    // "a procedure describing how a past experiment was done is context"
+    ['On case JN-042 we ran it in two steps:\n1. RANS\n2. LES from the RANS field', 'procedure', 'context'],
+  ])('files 004’s example %j as %s / %s', (text, knowledgeType, infoType) => {
+    const [only] = structureByRules(text, { source: 'doc' }).pieces as Array<Record<string, unknown>>;
+    expect([only?.knowledge_type, only?.info_type]).toEqual([knowledgeType, infoType]);
+  });
+
+  it('tags a piece with the acronyms it names', () => {
+    const [only] = structureByRules('Initialize LES from converged RANS -- cuts spin-up by ~40%', {
+      source: 'doc',
+    }).pieces as Array<{ tags: string[] }>;
+    expect(only?.tags).toEqual(['les', 'rans']);
   });
 
   it('makes a pack that loads without a single failure', () => {

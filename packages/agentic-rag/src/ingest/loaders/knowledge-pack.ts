@@ -1,82 +1,39 @@
 import { z } from 'zod';
 import { ErrorCode } from '../../errors/index.js';
-import type { DocumentFacts, EntityFact, RelationFact, RelationType } from '../../graph/index.js';
+import {
+  entityKey,
+  type DocumentFacts,
+  type EntityFact,
+  type RelationFact,
+  type RelationType,
+} from '../../graph/index.js';
 import type { LoadedDocument, LoadFailure } from '../document.js';
+import {
+  parseEdge,
+  parseMetadata,
+  parseNode,
+  pieceSchema,
+  type KnowledgePiece,
+  type PackEdge,
+  type PackNode,
+} from './knowledge-pack-schema.js';
 import type { Loader, LoadResult } from './loader.js';
 
-export const KNOWLEDGE_TYPES = [
-  'fact',
-  'instruction',
-  'preference',
-  'procedure',
-  'note',
-  'episodic',
-] as const;
-export type KnowledgeType = (typeof KNOWLEDGE_TYPES)[number];
-/** The info types every pack may use; a pack may add its own (`snake_case`). */
-export const INFO_TYPES = ['user_profile', 'instructions', 'context', 'skills'] as const;
+export { INFO_TYPES, KNOWLEDGE_TYPES } from './knowledge-pack-schema.js';
+export type { KnowledgePiece, KnowledgeType } from './knowledge-pack-schema.js';
 
-const identifier = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.:@/-]{0,127}$/, 'letters, digits and _ . : @ / -');
-
-const piece = z
-  .object({
-    piece_id: identifier,
-    content: z.string().trim().min(1, 'content is empty').max(20_000),
-    knowledge_type: z.enum(KNOWLEDGE_TYPES),
-    info_type: z
-      .string()
-      .regex(/^[a-z][a-z0-9_]{0,63}$/, 'info_type must be snake_case (user_profile, instructions, ...)'),
-    tags: z.array(z.string().min(1).max(64)).max(32).default([]),
-    entity_id: identifier.optional(),
-    embedding_text: z.string().trim().min(1).max(20_000).optional(),
-  })
-  .strict();
-
-const node = z
-  .object({
-    id: identifier,
-    type: z.string().regex(/^[A-Z][A-Za-z0-9]{0,63}$/, 'node type must be PascalCase (Person, Project)'),
-    name: z.string().min(1).max(256).optional(),
-    properties: z.record(z.string(), z.unknown()).default({}),
-  })
-  .strict();
-
-const edge = z
-  .object({
-    source: identifier,
-    target: identifier,
-    type: z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'edge type must be UPPER_SNAKE (WORKS_ON)'),
-    weight: z.number().positive().max(1000).default(1),
-    piece_id: identifier.optional(),
-  })
-  .strict();
-
+/** The sections; what is inside each is checked part by part, so one bad part loses only itself. */
 const pack = z
   .object({
-    metadata: z
-      .object({
-        pack_id: identifier.optional(),
-        description: z.string().optional(),
-        /** Facts about everyone the pack covers (the "global metadata"). */
-        global: z.record(z.string(), z.unknown()).default({}),
-        /** A profile per entity: `{"user:alice": {"name": "Alice", "role": "SRE"}}`. */
-        entities: z.record(identifier, z.record(z.string(), z.unknown())).default({}),
-      })
-      .passthrough()
-      .default({ global: {}, entities: {} }),
+    metadata: z.unknown().optional(),
     pieces: z.array(z.unknown()),
     graph: z
       .object({ nodes: z.array(z.unknown()).default([]), edges: z.array(z.unknown()).default([]) })
-      .default({
-        nodes: [],
-        edges: [],
-      }),
+      .strict()
+      .default({ nodes: [], edges: [] }),
   })
   .strict();
 
-export type KnowledgePiece = z.output<typeof piece>;
 export type KnowledgePack = z.input<typeof pack>;
 
 /** Whether parsed JSON is shaped like a knowledge pack (a `pieces` array) rather than records. */
@@ -116,8 +73,9 @@ export function secretIn(text: string): string | null {
  * (`<file>#<piece_id>`, its types, tags and entity in the metadata, `embedding_text` embedded in
  * place of the content), each entity profile and the global metadata a document too, and the
  * graph a readable document whose nodes and edges go to the knowledge graph (an edge with a
- * `piece_id` is asserted by that piece). An invalid item is reported and skipped, the rest loads;
- * a piece holding a secret is refused with the reason.
+ * `piece_id` is asserted by that piece) and whose metadata keeps every node and edge as the pack
+ * gave it, so a reader can tell which edge links which piece. An invalid part is reported with
+ * where it is and why, and skipped; the rest loads. A part holding a secret is refused.
  */
 export function loadKnowledgePack(sourcePath: string, value: unknown): LoadResult {
   const failures: LoadFailure[] = [];
@@ -137,8 +95,9 @@ export function loadKnowledgePack(sourcePath: string, value: unknown): LoadResul
       ],
     };
   }
-  const { metadata } = parsed.data;
-  const packId = metadata.pack_id ?? sourcePath;
+  const metadata = parseMetadata(parsed.data.metadata);
+  for (const invalid of metadata.invalid) fail(invalid.where, invalid.message);
+  const packId = metadata.packId ?? sourcePath;
   const documents: LoadedDocument[] = [];
   const document = (
     id: string,
@@ -159,7 +118,7 @@ export function loadKnowledgePack(sourcePath: string, value: unknown): LoadResul
 
   const pieces = new Map<string, KnowledgePiece>();
   parsed.data.pieces.forEach((raw, index) => {
-    const result = piece.safeParse(raw);
+    const result = pieceSchema.safeParse(raw);
     const id =
       typeof (raw as { piece_id?: unknown })?.piece_id === 'string'
         ? (raw as { piece_id: string }).piece_id
@@ -181,48 +140,48 @@ export function loadKnowledgePack(sourcePath: string, value: unknown): LoadResul
     pieces.set(result.data.piece_id, result.data);
   });
 
-  const nodes = new Map<string, z.output<typeof node>>();
+  const nodes = new Map<string, PackNode>();
   parsed.data.graph.nodes.forEach((raw, index) => {
-    const result = node.safeParse(raw);
-    const secret = result.success ? secretIn(describe(result.data.properties)) : null;
-    if (secret)
-      fail(
-        `graph.nodes[${index}]`,
-        `node rejected: its properties ${secret.replace(/^contains/, 'contain')}`,
-      );
-    else if (result.success && nodes.has(result.data.id))
-      fail(`graph.nodes[${index}]`, `duplicate node id "${result.data.id}"`);
-    else if (!result.success)
-      fail(
-        `graph.nodes[${index}]`,
-        `invalid node: ${result.error.issues[0]!.path.join('.')}: ${result.error.issues[0]!.message}`,
-      );
-    else nodes.set(result.data.id, result.data);
+    const result = parseNode(raw);
+    const where = `graph.nodes[${index}]`;
+    const secret = 'error' in result ? null : secretIn(describe(result.node.properties));
+    if ('error' in result) fail(where, `invalid node: ${result.error}`);
+    else if (secret) fail(where, `node rejected: its properties ${secret.replace(/^contains/, 'contain')}`);
+    else if (nodes.has(result.node.id)) fail(where, `duplicate node id "${result.node.id}"`);
+    else nodes.set(result.node.id, result.node);
   });
-  const edges: Array<z.output<typeof edge>> = [];
+  const edges: PackEdge[] = [];
   parsed.data.graph.edges.forEach((raw, index) => {
-    const result = edge.safeParse(raw);
-    if (!result.success) {
-      fail(
-        `graph.edges[${index}]`,
-        `invalid edge: ${result.error.issues[0]!.path.join('.')}: ${result.error.issues[0]!.message}`,
-      );
-    } else if (!nodes.has(result.data.source) || !nodes.has(result.data.target)) {
-      fail(
-        `graph.edges[${index}]`,
-        `edge ${result.data.source} → ${result.data.target} names a node the pack does not have`,
-      );
-    } else if (result.data.piece_id !== undefined && !pieces.has(result.data.piece_id)) {
-      fail(`graph.edges[${index}]`, `edge names piece "${result.data.piece_id}", which is not loaded`);
-    } else edges.push(result.data);
+    const result = parseEdge(raw);
+    const where = `graph.edges[${index}]`;
+    if ('error' in result) {
+      fail(where, `invalid edge: ${result.error}`);
+      return;
+    }
+    const { edge } = result;
+    const secret = secretIn(describe(edge.properties));
+    if (secret) fail(where, `edge rejected: its properties ${secret.replace(/^contains/, 'contain')}`);
+    else if (!nodes.has(edge.source) || !nodes.has(edge.target))
+      fail(where, `edge ${edge.source} → ${edge.target} names a node the pack does not have`);
+    else if (edge.pieceId !== null && !pieces.has(edge.pieceId))
+      fail(where, `edge names piece "${edge.pieceId}", which is not loaded`);
+    else edges.push(edge);
   });
 
   const ref = (id: string) => {
     const found = nodes.get(id)!;
-    return { type: found.type, name: found.name ?? found.id };
+    return { type: found.type, name: found.name };
   };
+  const entityFact = (item: PackNode, mentions: EntityFact['mentions']): EntityFact => ({
+    ...ref(item.id),
+    ...(item.label !== null && item.label.toLowerCase() !== item.name.toLowerCase()
+      ? { aliases: [item.label] }
+      : {}),
+    properties: { ...item.properties, ...(item.label !== null ? { label: item.label } : {}) },
+    mentions,
+  });
   for (const item of pieces.values()) {
-    const own = edges.filter((candidate) => candidate.piece_id === item.piece_id);
+    const own = edges.filter((candidate) => candidate.pieceId === item.piece_id);
     documents.push({
       ...document(item.piece_id, item.content, {
         piece_id: item.piece_id,
@@ -236,13 +195,17 @@ export function loadKnowledgePack(sourcePath: string, value: unknown): LoadResul
       ...(own.length > 0 ? { facts: graphFacts(own, ref, { start: 0, end: item.content.length }) } : {}),
     });
   }
-  for (const [entityId, profile] of Object.entries(metadata.entities)) {
-    const text = describe(profile);
-    const secret = secretIn(text);
+  for (const profile of metadata.profiles) {
+    const { entityId } = profile;
+    const where = `profile/${entityId}`;
+    const described = describe(profile.properties);
+    const secret = secretIn(described);
     if (secret) {
-      fail(`profile/${entityId}`, `profile rejected: it ${secret}`);
+      fail(where, `profile rejected: it ${secret}`);
       continue;
     }
+    // A profile with no properties still says the entity exists and what it is.
+    const text = described || `${entityId} (${profile.entityType ?? 'entity'})`;
     // The graph node that is this entity (its id is the entity id, or it says so): the profile
     // states it, so a graph walk "from the entity" knows where to start.
     const own = [...nodes.values()].filter(
@@ -250,20 +213,18 @@ export function loadKnowledgePack(sourcePath: string, value: unknown): LoadResul
     );
     const facts =
       own.length > 0
-        ? {
-            entities: own.map((item) => ({
-              ...ref(item.id),
-              properties: item.properties,
-              mentions: [{ start: 0, end: text.length }],
-            })),
-            relations: [],
-          }
+        ? { entities: own.map((item) => entityFact(item, [{ start: 0, end: text.length }])), relations: [] }
         : undefined;
     documents.push(
       document(
-        `profile/${entityId}`,
+        where,
         text,
-        { entity_id: entityId, info_type: 'user_profile', profile },
+        {
+          entity_id: entityId,
+          ...(profile.entityType !== null ? { entity_type: profile.entityType } : {}),
+          info_type: 'user_profile',
+          profile: profile.properties,
+        },
         facts,
       ),
     );
@@ -278,34 +239,74 @@ export function loadKnowledgePack(sourcePath: string, value: unknown): LoadResul
       }),
     );
   }
-  const shared = edges.filter((candidate) => candidate.piece_id === undefined);
-  if (nodes.size > 0) {
-    // Every node is written out, so each has a passage that mentions it.
-    const lines: string[] = [];
-    const spans = new Map<string, { start: number; end: number }>();
-    let offset = 0;
-    for (const item of nodes.values()) {
-      const line = `${item.name ?? item.id} (${item.type})`;
-      spans.set(item.id, { start: offset, end: offset + line.length });
-      lines.push(line);
-      offset += line.length + 1;
-    }
-    for (const item of shared) lines.push(`${ref(item.source).name} ${item.type} ${ref(item.target).name}`);
-    const text = lines.join('\n');
-    const entities: EntityFact[] = [...nodes.values()].map((item) => ({
-      ...ref(item.id),
-      properties: item.properties,
-      mentions: [spans.get(item.id)!],
-    }));
-    const relations: RelationFact[] = shared.map((item) => ({
-      from: ref(item.source),
-      to: ref(item.target),
-      type: item.type as RelationType,
-      weight: item.weight,
-    }));
-    documents.push(document('graph', text, { info_type: 'graph' }, { entities, relations }));
-  }
+  if (nodes.size > 0) documents.push(graphDocument(nodes, edges, document, entityFact));
   return { documents, failures };
+}
+
+/**
+ * The graph as a passage: every node written out (so each has a mention), then the edges no piece
+ * states. Its metadata keeps every node and edge in 004's form, with the graph's entity ids, so
+ * a reader can route an edge by the piece it links.
+ */
+function graphDocument(
+  nodes: ReadonlyMap<string, PackNode>,
+  edges: readonly PackEdge[],
+  document: (
+    id: string,
+    text: string,
+    fields: Record<string, unknown>,
+    facts?: DocumentFacts,
+  ) => LoadedDocument,
+  entityFact: (item: PackNode, mentions: EntityFact['mentions']) => EntityFact,
+): LoadedDocument {
+  const ref = (id: string) => ({ type: nodes.get(id)!.type, name: nodes.get(id)!.name });
+  const shown = (id: string) => nodes.get(id)!.label ?? nodes.get(id)!.name;
+  const shared = edges.filter((candidate) => candidate.pieceId === null);
+  const lines: string[] = [];
+  const spans = new Map<string, { start: number; end: number }>();
+  let offset = 0;
+  for (const item of nodes.values()) {
+    const line = `${shown(item.id)} (${item.type})`;
+    spans.set(item.id, { start: offset, end: offset + line.length });
+    lines.push(line);
+    offset += line.length + 1;
+  }
+  for (const item of shared) lines.push(`${shown(item.source)} ${item.type} ${shown(item.target)}`);
+  // The pack's graph is where its nodes are defined: their properties (and label) are kept from here.
+  const entities = [...nodes.values()].map((item) => ({
+    ...entityFact(item, [spans.get(item.id)!]),
+    definition: spans.get(item.id)!,
+  }));
+  const relations: RelationFact[] = shared.map((item) => ({
+    from: ref(item.source),
+    to: ref(item.target),
+    type: item.type as RelationType,
+    weight: item.weight,
+  }));
+  const graphId = (id: string) => entityKey(nodes.get(id)!.type, nodes.get(id)!.name);
+  return document(
+    'graph',
+    lines.join('\n'),
+    {
+      info_type: 'graph',
+      nodes: [...nodes.values()].map((item) => ({
+        node_id: item.id,
+        graph_id: graphId(item.id),
+        typed_id: item.typedId,
+        node_type: item.type,
+        ...(item.label !== null ? { label: item.label } : {}),
+      })),
+      edges: edges.map((item) => ({
+        source_id: item.source,
+        target_id: item.target,
+        from: graphId(item.source),
+        to: graphId(item.target),
+        edge_type: item.type,
+        properties: { ...item.properties, ...(item.pieceId !== null ? { piece_id: item.pieceId } : {}) },
+      })),
+    },
+    { entities, relations },
+  );
 }
 
 /** `key: value` lines: a profile as a passage retrieval and people can read. */
@@ -316,7 +317,7 @@ function describe(fields: Record<string, unknown>): string {
 }
 
 function graphFacts(
-  edges: ReadonlyArray<{ source: string; target: string; type: string; weight: number }>,
+  edges: readonly PackEdge[],
   ref: (id: string) => { type: string; name: string },
   span: { start: number; end: number },
 ): DocumentFacts {
