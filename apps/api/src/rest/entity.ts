@@ -3,47 +3,40 @@ import { invalid } from './problems.js';
 import { definitions, documentId, entityFields, graphType, type EntityFields } from './textbook.js';
 
 const ENTITY_TYPES = ['formula', 'algorithm', 'table', 'figure'] as const;
-const NUMBER = /^([A-Z]|\d+)(\.\d+)*$/i;
+/** 003: "digits + dot + digits (e.g. 3.2, 16.4, A.1)": a chapter (or appendix letter) and a number. */
+const NUMBER = /^([A-Z]|\d+)\.\d+$/i;
+const NUMBER_FORMAT = 'number format invalid. Expected format: X.Y or X.YZ';
 /** Edges that say one entity builds on another. */
 const CITING = new Set(['REFERENCES', 'CITES', 'USES_IN']);
 
-export interface EntityReferenceFields {
-  id: string;
-  type: string;
-  number: string | null;
-  title: string | null;
-  relation: string;
-}
-
 /**
- * `GET /entity/{type}/{number}`: a numbered entity with its defining passage, what it references
- * (its outgoing REFERENCES / CITES / USES_IN edges) and what cites it (the same edges, incoming).
+ * `GET /entity/{type}/{number}`: a numbered entity with its defining passage, the ids of what it
+ * references (its outgoing REFERENCES / CITES / USES_IN edges) and of what cites it (the same
+ * edges, incoming).
  */
 export async function getEntity(
   runtime: RagRuntime,
   workspaceId: string,
   rawType: string,
   rawNumber: string,
-): Promise<
-  EntityFields & { content: string; references: EntityReferenceFields[]; cited_by: EntityReferenceFields[] }
-> {
+): Promise<EntityFields & { content: string; references: string[]; cited_by: string[] }> {
   const type = rawType.toLowerCase();
   if (!ENTITY_TYPES.includes(type as (typeof ENTITY_TYPES)[number]))
-    throw invalid(`entity_type must be one of ${ENTITY_TYPES.join(', ')}`);
+    throw invalid(`entity_type must be one of: ${ENTITY_TYPES.join(', ')}`);
   let number: string;
   try {
     number = decodeURIComponent(rawNumber);
   } catch {
-    throw invalid('number must look like 3.2, 16.4 or A.1');
+    throw invalid(NUMBER_FORMAT);
   }
-  if (!NUMBER.test(number)) throw invalid('number must look like 3.2, 16.4 or A.1');
+  if (!NUMBER.test(number)) throw invalid(NUMBER_FORMAT);
   const [entity] = await runtime.graph.getEntities(workspaceId, [
     `${graphType(type)}:${number.toUpperCase()}`,
   ]);
   if (!entity)
     throw new RagError(ErrorCode.NOT_FOUND, `${graphType(type)} ${number} not found in knowledge base`);
   // Independent reads: side by side, each on its own pooled connection.
-  const [neighbourhood, texts] = await Promise.all([
+  const [neighbourhood, passages] = await Promise.all([
     runtime.graph.neighbourhood({
       workspaceId,
       seeds: [entity.id],
@@ -55,26 +48,14 @@ export async function getEntity(
     definitions(runtime, workspaceId, [entity]),
   ]);
   const others = new Map(neighbourhood.entities.map((other) => [other.id, other]));
-  const reference = (id: string, relation: string): EntityReferenceFields | null => {
-    const other = others.get(id);
-    if (!other) return null;
-    const fields = entityFields(other);
-    return { id: documentId(other), type: fields.type, number: fields.number, title: fields.title, relation };
-  };
-  const present = (value: EntityReferenceFields | null): value is EntityReferenceFields => value !== null;
-  const byId = (left: EntityReferenceFields, right: EntityReferenceFields) => left.id.localeCompare(right.id);
+  // One id per entity, however many edges join the two; sorted so the answer is stable.
+  const ids = (keys: string[]) =>
+    [...new Set(keys.filter((key) => others.has(key)).map((key) => documentId(others.get(key)!)))].sort();
+  const definition = passages.get(entity.id);
   return {
-    ...entityFields(entity),
-    content: texts.get(entity.id) ?? '',
-    references: neighbourhood.edges
-      .filter((edge) => edge.from === entity.id)
-      .map((edge) => reference(edge.to, edge.type))
-      .filter(present)
-      .sort(byId),
-    cited_by: neighbourhood.edges
-      .filter((edge) => edge.to === entity.id)
-      .map((edge) => reference(edge.from, edge.type))
-      .filter(present)
-      .sort(byId),
+    ...entityFields(entity, definition),
+    content: definition?.text ?? '',
+    references: ids(neighbourhood.edges.filter((edge) => edge.from === entity.id).map((edge) => edge.to)),
+    cited_by: ids(neighbourhood.edges.filter((edge) => edge.to === entity.id).map((edge) => edge.from)),
   };
 }

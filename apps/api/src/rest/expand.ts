@@ -2,19 +2,24 @@ import type { GraphEntity, RagRuntime } from '@agentic-rag/core';
 import { assertKnownFields, invalid, isObject, traverseTypes } from './problems.js';
 import {
   definitions,
-  DOCUMENT_ID,
   documentId,
-  entityIdOf,
+  parseDocumentId,
   RELATION_TYPES,
+  type DocumentRef,
   type RelationType,
 } from './textbook.js';
 
 const MAX_IDS = 50;
 /** Edges that REFERENCED_BY reads backwards: whatever references or cites the entity. */
 const CITED = ['REFERENCES', 'CITES'];
+/** 003's RELATED_TO is what the graph's extractors call RELATED; the other names are the graph's. */
+const graphTypes = (type: RelationType) => (type === 'RELATED_TO' ? ['RELATED_TO', 'RELATED'] : [type]);
+const contractType = (type: string) => (type === 'RELATED' ? 'RELATED_TO' : type) as RelationType;
+const CHUNK_TEXTS =
+  'SELECT chunk_id, text FROM rag_chunks WHERE workspace_id = $1 AND chunk_id = ANY($2::text[])';
 
 export interface ExpandRequest {
-  ids: string[];
+  ids: Array<{ given: string; ref: DocumentRef }>;
   types: ReadonlySet<RelationType>;
 }
 
@@ -31,62 +36,88 @@ export interface ExpandedDocument {
   relationships: Relationship[];
 }
 
+/**
+ * Ids are checked for form only: `algorithm_3_2`, `algorithm:3.2`, `algo_4_1` or a chunk id are
+ * well-formed whether or not the knowledge base holds them (those it lacks become warnings).
+ */
 export function parseExpandRequest(body: unknown): ExpandRequest {
   if (!isObject(body)) throw invalid('the body must be a JSON object with "document_ids"');
   assertKnownFields(body, ['document_ids', 'traverse_types']);
   const ids = body.document_ids;
   if (!Array.isArray(ids) || ids.length === 0 || ids.length > MAX_IDS)
     throw invalid(`document_ids must be a list of 1 to ${MAX_IDS} ids`);
-  const malformed = ids.find((id) => typeof id !== 'string' || !DOCUMENT_ID.test(id));
-  if (malformed !== undefined)
-    throw invalid(
-      `document id '${String(malformed)}' is malformed (expected type:number, such as algorithm:3.2)`,
-    );
-  return { ids: [...new Set(ids as string[])], types: traverseTypes(body.traverse_types, RELATION_TYPES) };
+  const parsed: ExpandRequest['ids'] = [];
+  for (const id of new Set(ids)) {
+    const ref = typeof id === 'string' ? parseDocumentId(id) : null;
+    if (!ref)
+      throw invalid(
+        `document_ids contains invalid value: '${typeof id === 'string' ? id : JSON.stringify(id)}'. Expected <type>_<number> (algorithm_3_2, formula_16_4, table_A_1) or a chunk id`,
+      );
+    parsed.push({ given: id as string, ref });
+  }
+  return { ids: parsed, types: traverseTypes(body.traverse_types, RELATION_TYPES) };
 }
 
 /**
  * The asked-for entities with their relationships of the asked-for types, one hop out (and
- * REFERENCED_BY: what references or cites them). Ids the graph does not know are reported in `warnings`;
- * the rest still expand.
+ * REFERENCED_BY: what references or cites them), then the asked-for chunks with the entities they
+ * mention (REFERENCES). Ids the knowledge base does not hold are reported in `warnings`; the rest
+ * still expand.
  */
 export async function expandGraph(
   runtime: RagRuntime,
   workspaceId: string,
   request: ExpandRequest,
 ): Promise<{ expanded_documents: ExpandedDocument[]; relationship_count: number; warnings: string[] }> {
-  const keys = request.ids.map(entityIdOf);
-  const seeds = await runtime.graph.getEntities(workspaceId, keys);
-  const found = new Set(seeds.map((entity) => entity.id));
+  const keys = request.ids.flatMap(({ ref }) => (ref.kind === 'entity' ? [ref.key] : []));
+  const chunkIds = request.ids.flatMap(({ ref }) => (ref.kind === 'chunk' ? [ref.chunkId] : []));
+  const [seeds, chunks] = await Promise.all([
+    runtime.graph.getEntities(workspaceId, [...new Set(keys)]),
+    expandChunks(runtime, workspaceId, chunkIds, request.types),
+  ]);
+  const found = new Set([...seeds.map((entity) => entity.id), ...chunks.map((chunk) => chunk.id)]);
   const warnings = request.ids
-    .filter((_, index) => !found.has(keys[index]!))
-    .map((id) => `document '${id}' is not in the knowledge base`);
-  if (seeds.length === 0) return { expanded_documents: [], relationship_count: 0, warnings };
+    .filter(({ ref }) => !found.has(ref.kind === 'entity' ? ref.key : ref.chunkId))
+    .map(({ given }) => `document '${given}' is not in the knowledge base`);
+  const entities = seeds.length === 0 ? [] : await expandEntities(runtime, workspaceId, seeds, request.types);
+  const documents = [...entities, ...chunks];
+  return {
+    expanded_documents: documents,
+    relationship_count: documents.reduce((total, document) => total + document.relationships.length, 0),
+    warnings,
+  };
+}
 
-  const outgoing: string[] = [...request.types].filter((type) => type !== 'REFERENCED_BY');
+async function expandEntities(
+  runtime: RagRuntime,
+  workspaceId: string,
+  seeds: GraphEntity[],
+  types: ReadonlySet<RelationType>,
+): Promise<ExpandedDocument[]> {
+  const outgoing = [...types].filter((type) => type !== 'REFERENCED_BY').flatMap(graphTypes);
   const neighbourhood = await runtime.graph.neighbourhood({
     workspaceId,
     seeds: seeds.map((entity) => entity.id),
     hops: 1,
     direction: 'both',
-    relationTypes: request.types.has('REFERENCED_BY') ? [...new Set([...outgoing, ...CITED])] : outgoing,
+    relationTypes: types.has('REFERENCED_BY') ? [...new Set([...outgoing, ...CITED])] : outgoing,
     limit: 500,
   });
   const entities = new Map<string, GraphEntity>(
     [...seeds, ...neighbourhood.entities].map((entity) => [entity.id, entity]),
   );
-  const texts = await definitions(runtime, workspaceId, seeds);
-  let count = 0;
-  const documents = seeds.map((seed) => {
+  const passages = await definitions(runtime, workspaceId, seeds);
+  return seeds.map((seed) => {
     const relationships: Relationship[] = [];
     for (const edge of neighbourhood.edges) {
-      const reverse = edge.to === seed.id && CITED.includes(edge.type) && request.types.has('REFERENCED_BY');
+      const reverse = edge.to === seed.id && CITED.includes(edge.type) && types.has('REFERENCED_BY');
       const forward = edge.from === seed.id && outgoing.includes(edge.type);
       if (!forward && !reverse) continue;
       const target = entities.get(forward ? edge.to : edge.from);
-      if (!target) continue;
+      // Only targets a client can name in turn: a concept has no number, hence no document id.
+      if (!target || !parseDocumentId(documentId(target))) continue;
       relationships.push({
-        type: forward ? (edge.type as RelationType) : 'REFERENCED_BY',
+        type: forward ? contractType(edge.type) : 'REFERENCED_BY',
         target_id: documentId(target),
         target_type: target.type.toLowerCase(),
       });
@@ -94,13 +125,53 @@ export async function expandGraph(
     relationships.sort(
       (left, right) => left.type.localeCompare(right.type) || left.target_id.localeCompare(right.target_id),
     );
-    count += relationships.length;
     return {
       id: documentId(seed),
       type: seed.type.toLowerCase(),
-      content: texts.get(seed.id) ?? '',
+      content: passages.get(seed.id)?.text ?? '',
       relationships,
     };
   });
-  return { expanded_documents: documents, relationship_count: count, warnings };
+}
+
+/** A chunk (a plain passage) relates to the numbered entities it mentions: REFERENCES. */
+async function expandChunks(
+  runtime: RagRuntime,
+  workspaceId: string,
+  chunkIds: string[],
+  types: ReadonlySet<RelationType>,
+): Promise<ExpandedDocument[]> {
+  if (chunkIds.length === 0) return [];
+  const [rows, mentions] = await Promise.all([
+    runtime.sql.query<{ chunk_id: string; text: string }>(CHUNK_TEXTS, [workspaceId, chunkIds]),
+    types.has('REFERENCES') ? runtime.graph.mentionedIn(workspaceId, chunkIds) : Promise.resolve([]),
+  ]);
+  const targets = await runtime.graph.getEntities(workspaceId, [
+    ...new Set(mentions.map((mention) => mention.entityId)),
+  ]);
+  const byId = new Map(targets.map((entity) => [entity.id, entity]));
+  const texts = new Map(rows.rows.map((row) => [row.chunk_id, row.text]));
+  return chunkIds
+    .filter((chunkId) => texts.has(chunkId))
+    .map((chunkId) => {
+      const relationships = [
+        ...new Set(
+          mentions.filter((mention) => mention.chunkId === chunkId).map((mention) => mention.entityId),
+        ),
+      ]
+        .flatMap((entityId) => {
+          const target = byId.get(entityId);
+          return target && parseDocumentId(documentId(target))
+            ? [
+                {
+                  type: 'REFERENCES' as const,
+                  target_id: documentId(target),
+                  target_type: target.type.toLowerCase(),
+                },
+              ]
+            : [];
+        })
+        .sort((left, right) => left.target_id.localeCompare(right.target_id));
+      return { id: chunkId, type: 'chunk', content: texts.get(chunkId)!, relationships };
+    });
 }

@@ -24,7 +24,7 @@ const cached = (seconds: number) => ({
   'Cache-Control': { description: `public, max-age=${seconds}`, schema: { type: 'string' } },
 });
 const entityFields = {
-  id: { type: 'string', example: 'algorithm:3.2' },
+  id: { type: 'string', example: 'algorithm_3_2' },
   type: { type: 'string', enum: [...TRAVERSE_TYPES, 'chapter'] },
   number: { type: ['string', 'null'], example: '3.2' },
   title: { type: ['string', 'null'] },
@@ -134,7 +134,12 @@ export const OPENAPI_DOCUMENT = {
                     type: 'array',
                     minItems: 1,
                     maxItems: 50,
-                    items: { type: 'string', pattern: '^[a-z]+:([A-Z]|\\d+)(\\.\\d+)*$' },
+                    items: {
+                      type: 'string',
+                      description:
+                        'algorithm_3_2; also algorithm:3.2, short types such as algo_3_2, and chunk ids (32 hex digits)',
+                      example: 'formula_3_2',
+                    },
                   },
                   traverse_types: { type: 'array', items: { type: 'string', enum: RELATION_TYPES } },
                 },
@@ -144,7 +149,7 @@ export const OPENAPI_DOCUMENT = {
         },
         responses: {
           '200': {
-            description: 'Unknown ids are left out and named in metadata.warnings',
+            description: 'Unknown but well-formed ids are left out and named in metadata.warnings',
             headers: cached(86400),
             content: {
               'application/json': {
@@ -202,7 +207,7 @@ export const OPENAPI_DOCUMENT = {
             name: 'number',
             in: 'path',
             required: true,
-            schema: { type: 'string', pattern: '^([A-Z]|\\d+)(\\.\\d+)*$', example: '3.2' },
+            schema: { type: 'string', pattern: '^([A-Za-z]|\\d+)\\.\\d+$', example: '3.2' },
           },
           workspace,
         ],
@@ -217,8 +222,8 @@ export const OPENAPI_DOCUMENT = {
                   properties: {
                     ...entityFields,
                     content: { type: 'string' },
-                    references: { type: 'array', items: { $ref: '#/components/schemas/EntityReference' } },
-                    cited_by: { type: 'array', items: { $ref: '#/components/schemas/EntityReference' } },
+                    references: { type: 'array', items: { type: 'string' }, example: ['formula_3_2'] },
+                    cited_by: { type: 'array', items: { type: 'string' }, example: ['exercise_3_2'] },
                   },
                 },
               },
@@ -230,27 +235,232 @@ export const OPENAPI_DOCUMENT = {
         },
       },
     },
+    '/answer/stream': {
+      post: {
+        summary:
+          'ragAnswer as Server-Sent Events: stage progress, the answer in pieces, then the final answer',
+        description:
+          'Needs `Authorization: Bearer <key>` (a reader key whose scope holds the workspace) and counts against the key’s rate limit like ragAnswer. A request refused before the run starts (no key, bad input, a workspace out of scope, rate limited, RAG disabled) gets the JSON error body with its status; after that every failure is an `error` event. The stream ends after `final` or `error`; a comment line (`: keep-alive`) every 15 s keeps proxies from closing a stream waiting on a slow stage. A client that disconnects aborts the run.',
+        parameters: [
+          {
+            ...workspace,
+            description:
+              'Workspace to answer from when the body has no workspaceId (default: the server’s AGENTIC_RAG_WORKSPACE)',
+          },
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['query'],
+                description: 'ragAnswer’s input as GraphQL takes it (RagAnswerInput)',
+                properties: {
+                  query: { type: 'string', minLength: 1, example: 'How do I create a location?' },
+                  workspaceId: { type: 'string' },
+                  topK: { type: 'integer', minimum: 1, maximum: 50 },
+                  useHyde: { type: 'boolean' },
+                  useTools: { type: 'boolean' },
+                  filters: { type: 'object', description: 'As RagAnswerInput.filters' },
+                  debug: { type: 'boolean' },
+                  minCorpusVersion: { type: 'integer', minimum: 0 },
+                  conversationId: {
+                    type: 'string',
+                    maxLength: 64,
+                    description: 'Continue this conversation (not with startConversation)',
+                  },
+                  startConversation: { type: 'boolean', description: 'Begin a conversation' },
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          '200': {
+            description:
+              'One event per frame: `event:` is the event’s type, `data:` the event as one line of JSON (AnswerStreamEvent)',
+            content: {
+              'text/event-stream': {
+                schema: { type: 'string' },
+                // OpenAPI 3.1 has no schema for one event of a stream (3.2's itemSchema): an extension.
+                'x-event-schema': { $ref: '#/components/schemas/AnswerStreamEvent' },
+                example:
+                  'event: stage\ndata: {"type":"stage","stage":"plan","status":"started"}\n\nevent: delta\ndata: {"type":"delta","text":"Create a location with POST /locations [1]. "}\n\n',
+              },
+            },
+          },
+          '400': error,
+          '401': error,
+          '403': error,
+          '404': error,
+          '405': error,
+          '413': error,
+          '429': {
+            ...error,
+            headers: {
+              'Retry-After': {
+                description: 'Seconds until the key may ask again',
+                schema: { type: 'integer' },
+              },
+            },
+          },
+          '503': error,
+        },
+      },
+    },
+    '/admin/kb/refresh': {
+      post: {
+        summary: 'Fetch one page of a crawled site again now and update or remove its document',
+        description:
+          'Design document 000’s on-demand refresh (docs/web-sources.md). Needs `Authorization: Bearer <key>` of an admin key whose scope holds the workspace. The page is asked for with its stored validators (If-None-Match / If-Modified-Since) unless `full`; robots.txt and the address policy apply as in a crawl. Errors: SOURCE_OUTSIDE_ROOT (403) for a URL of a site no crawl of the workspace fetched, FETCH_BLOCKED (403) for a private or otherwise blocked address, ROBOTS_DISALLOWED (403), NOT_FOUND (404) when the site answers 404/410 and nothing was stored, UNSUPPORTED_FILE_TYPE (415) for a page that is not HTML, UPSTREAM_UNAVAILABLE (502) when the site fails; the stored document is left as it was on every error.',
+        parameters: [
+          {
+            name: 'url',
+            in: 'query',
+            required: true,
+            description: 'The page: an absolute http(s) URL of a site crawled into the workspace',
+            schema: { type: 'string', maxLength: 2048, example: 'https://docs.example.com/guide/carriers' },
+          },
+          {
+            name: 'full',
+            in: 'query',
+            required: false,
+            description: 'Fetch without validators (a forced refetch)',
+            schema: { type: 'boolean', default: false },
+          },
+          {
+            ...workspace,
+            description: 'Workspace the site was crawled into (default: AGENTIC_RAG_WORKSPACE)',
+          },
+        ],
+        responses: {
+          '200': {
+            description: 'What became of the page’s document',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: [
+                    'url',
+                    'site',
+                    'outcome',
+                    'http_status',
+                    'conditional',
+                    'chunks',
+                    'corpus_version',
+                  ],
+                  properties: {
+                    url: { type: 'string', description: 'The document id: the URL without its fragment' },
+                    site: { type: 'string', description: 'The origin, the document’s source root' },
+                    outcome: { type: 'string', enum: ['added', 'updated', 'unchanged', 'removed'] },
+                    http_status: { type: 'integer', description: 'The site’s answer (304: not modified)' },
+                    conditional: {
+                      type: 'boolean',
+                      description: 'True when the stored validators were sent',
+                    },
+                    chunks: { type: 'integer', description: 'Chunks written' },
+                    corpus_version: {
+                      type: 'integer',
+                      description: 'The workspace’s corpus version after the refresh',
+                    },
+                  },
+                },
+              },
+            },
+          },
+          '400': error,
+          '401': error,
+          '403': error,
+          '404': error,
+          '405': error,
+          '413': error,
+          '415': error,
+          '429': error,
+          '502': error,
+          '503': error,
+        },
+      },
+    },
   },
   components: {
     schemas: {
+      AnswerStreamEvent: {
+        description: 'What POST /answer/stream sends, told apart by `type`',
+        oneOf: [
+          {
+            type: 'object',
+            required: ['type', 'stage', 'status'],
+            properties: {
+              type: { const: 'stage' },
+              stage: {
+                type: 'string',
+                enum: [
+                  'plan',
+                  'rewrite',
+                  'hyde',
+                  'retrieve',
+                  'quarantine',
+                  'tools',
+                  'synthesize',
+                  'refuse',
+                  'self-check',
+                ],
+              },
+              status: { type: 'string', enum: ['started', 'finished'] },
+              ms: { type: 'number', description: 'status finished: the stage’s duration' },
+            },
+          },
+          {
+            type: 'object',
+            required: ['type', 'text'],
+            properties: {
+              type: { const: 'delta' },
+              text: {
+                type: 'string',
+                description: 'The next piece of the answer; the pieces join to the final answer',
+              },
+            },
+          },
+          {
+            type: 'object',
+            required: ['type', 'citation'],
+            properties: {
+              type: { const: 'citation' },
+              citation: {
+                type: 'object',
+                description: 'Sent once, before the first piece that cites it, as the final answer has it',
+              },
+            },
+          },
+          {
+            type: 'object',
+            required: ['type', 'answer'],
+            properties: {
+              type: { const: 'final' },
+              answer: { type: 'object', description: 'What ragAnswer returns for the same input' },
+            },
+          },
+          {
+            type: 'object',
+            required: ['type', 'code', 'message', 'retryable'],
+            properties: {
+              type: { const: 'error' },
+              code: { type: 'string', example: 'WORKSPACE_NOT_FOUND' },
+              message: { type: 'string' },
+              retryable: { type: 'boolean' },
+            },
+          },
+        ],
+      },
       Error: {
         type: 'object',
         required: ['detail', 'status_code', 'error_code', 'timestamp'],
         properties: {
           detail: { type: 'string', example: 'query must be at least 3 characters' },
           status_code: { type: 'integer', example: 400 },
-          error_code: { type: 'string', example: 'INVALID_INPUT' },
+          error_code: { type: 'string', example: 'INVALID_PARAMETER' },
           timestamp: { type: 'string', format: 'date-time' },
-        },
-      },
-      EntityReference: {
-        type: 'object',
-        properties: {
-          id: { type: 'string' },
-          type: { type: 'string' },
-          number: { type: ['string', 'null'] },
-          title: { type: ['string', 'null'] },
-          relation: { type: 'string', enum: ['REFERENCES', 'CITES', 'USES_IN'] },
         },
       },
     },

@@ -1,7 +1,10 @@
 import { ErrorCode, RagError } from '@agentic-rag/core';
 
-/** A client mistake, answered as a 400 with the contract's wording. */
-export const invalid = (detail: string) => new RagError(ErrorCode.INVALID_INPUT, detail);
+/**
+ * A client mistake, answered as a 400 with the contract's wording and its code: 003 names it
+ * INVALID_PARAMETER (the other surfaces' INVALID_INPUT; docs/rest-contract.md).
+ */
+export const invalid = (detail: string) => new RagError(ErrorCode.INVALID_PARAMETER, detail);
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -14,13 +17,18 @@ export function assertKnownFields(body: Record<string, unknown>, known: readonly
     throw invalid(`field '${unknown[0]}' is not supported (fields: ${known.join(', ')})`);
 }
 
-/** `traverse_types`: absent means all of them; otherwise a non-empty list of known ones. */
+/**
+ * `traverse_types`: absent (or empty: a client that fills the optional field with nothing) means
+ * all of them; otherwise a list of known ones, refused in 003's words.
+ */
 export function traverseTypes<T extends string>(value: unknown, allowed: readonly T[]): ReadonlySet<T> {
-  if (value === undefined) return new Set(allowed);
-  if (!Array.isArray(value) || value.length === 0)
-    throw invalid(`traverse_types must be a non-empty list of ${allowed.join(', ')}`);
+  if (value === undefined || value === null || (Array.isArray(value) && value.length === 0))
+    return new Set(allowed);
+  if (!Array.isArray(value)) throw invalid(`traverse_types must be a list of: ${allowed.join(', ')}`);
   const unknown = value.find((type) => !allowed.includes(type as T));
   if (unknown !== undefined)
-    throw invalid(`traverse type '${String(unknown)}' is not supported (one of ${allowed.join(', ')})`);
+    throw invalid(
+      `traverse_types contains invalid value: '${typeof unknown === 'string' ? unknown : JSON.stringify(unknown)}'. Valid values: [${allowed.join(', ')}]`,
+    );
   return new Set(value as T[]);
 }

@@ -10,6 +10,8 @@ import {
 import { BodyTooLarge, MalformedBody, readJson } from '../http-body.js';
 import { sendError, sendJson } from '../http-errors.js';
 import { refuseRest } from '../refusals.js';
+import { ADMIN_REFRESH_ROUTE, adminRefresh } from './admin-refresh.js';
+import { ANSWER_STREAM_PATH, handleAnswerStream } from './answer-stream.js';
 import { ENTITY_MAX_AGE, notModified, SEARCH_MAX_AGE } from './caching.js';
 import { getEntity } from './entity.js';
 import { expandGraph, parseExpandRequest } from './expand.js';
@@ -24,7 +26,9 @@ export const REST_ROUTES = [
   '/search/semantic',
   '/search/expand-graph',
   '/entity/{entity_type}/{number}',
+  ANSWER_STREAM_PATH,
   '/openapi.json',
+  ADMIN_REFRESH_ROUTE,
 ];
 
 export function restRouteOf(pathname: string): string | null {
@@ -47,15 +51,16 @@ export async function handleRest(
   service: RagService,
   logger: Logger,
 ): Promise<boolean> {
+  if (await handleAnswerStream(request, response, service, logger)) return true;
   const { runtime } = service;
   const url = new URL(request.url ?? '/', 'http://localhost');
   const route = restRouteOf(url.pathname);
   if (!route) return false;
   const method = request.method ?? 'GET';
-  const expected = route.startsWith('/search/') ? 'POST' : 'GET';
+  const expected = route.startsWith('/search/') || route === ADMIN_REFRESH_ROUTE ? 'POST' : 'GET';
   if (method !== expected) {
     response.setHeader('allow', expected);
-    sendError(response, ErrorCode.INVALID_INPUT, `${route} takes ${expected}`, 405);
+    sendError(response, ErrorCode.INVALID_PARAMETER, `${route} takes ${expected}`, 405);
     return true;
   }
   try {
@@ -65,6 +70,10 @@ export async function handleRest(
     }
     const caller = await service.authenticate(request.headers.authorization);
     const workspace = url.searchParams.get('workspace') ?? runtime.config.AGENTIC_RAG_WORKSPACE;
+    if (route === ADMIN_REFRESH_ROUTE) {
+      await adminRefresh(url, response, service, caller, workspace, logger);
+      return true;
+    }
     /**
      * Each route is one guarded read (role, scope, existence, row security) answered from the
      * contract's view, or 304 when the client's ETag names the same request on the same corpus
@@ -140,9 +149,9 @@ export async function handleRest(
     response.removeHeader('etag');
     response.removeHeader('cache-control');
     if (error instanceof BodyTooLarge)
-      sendError(response, ErrorCode.INVALID_INPUT, 'request body exceeds 1 MiB', 413);
+      sendError(response, ErrorCode.INVALID_PARAMETER, 'request body exceeds 1 MiB', 413);
     else if (error instanceof MalformedBody)
-      sendError(response, ErrorCode.INVALID_INPUT, 'request body is not valid JSON');
+      sendError(response, ErrorCode.INVALID_PARAMETER, 'request body is not valid JSON');
     else {
       const ragError = toRagError(error);
       if (ragError.code === ErrorCode.INTERNAL) {

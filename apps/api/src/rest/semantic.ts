@@ -24,7 +24,10 @@ export interface SemanticResult extends EntityFields {
   score: number;
 }
 
-/** The body of `POST /search/semantic`, checked field by field with the contract's messages. */
+/**
+ * The body of `POST /search/semantic`, checked field by field with the contract's messages. A null
+ * optional field is an absent one: clients that serialise every field of a model send them.
+ */
 export function parseSemanticRequest(body: unknown): SemanticRequest {
   if (!isObject(body)) throw invalid('the body must be a JSON object with a "query"');
   assertKnownFields(body, ['query', 'k', 'traverse_types', 'filters']);
@@ -36,11 +39,12 @@ export function parseSemanticRequest(body: unknown): SemanticRequest {
     throw invalid('k must be between 1 and 20');
   const types = traverseTypes(body.traverse_types, TRAVERSE_TYPES);
   const filters: SemanticRequest['filters'] = {};
-  if (body.filters !== undefined) {
+  if (body.filters !== undefined && body.filters !== null) {
     if (!isObject(body.filters)) throw invalid('filters must be an object');
     for (const [name, value] of Object.entries(body.filters)) {
       if (!FILTERS.includes(name as (typeof FILTERS)[number]))
         throw invalid(`filter '${name}' is not supported`);
+      if (value === null) continue;
       if (name === 'page_number') {
         if (typeof value !== 'number' || !Number.isInteger(value))
           throw invalid("filter 'page_number' must be an integer");
@@ -82,8 +86,9 @@ export async function semanticSearch(
     ...new Set(mentions.map((mention) => mention.entityId)),
   ]);
   const byId = new Map(entities.map((entity) => [entity.id, entity]));
-  const results = new Map<string, SemanticResult>();
-  const byKey = new Map<string, GraphEntity>();
+  // Every candidate of the asked-for types, as its best chunk; the page filter needs each one's
+  // defining passage, so those are read before any filter.
+  const candidates = new Map<string, { entity: GraphEntity; hit: (typeof retrieval.hits)[number] }>();
   for (const hit of retrieval.hits) {
     // Entities the chunk defines come before ones it only cites; within those, the mention count.
     const here = mentions
@@ -96,24 +101,26 @@ export async function semanticSearch(
       .filter(({ entity }) => entity.definedBy === hit.sourcePath)
       .sort((left, right) => right.mention.count - left.mention.count);
     for (const { entity } of here) {
-      const fields = entityFields(entity);
-      if (results.has(fields.id) || !request.types.has(fields.type as TraverseType)) continue;
-      if (!matchesFilters(fields, request.filters)) continue;
-      results.set(fields.id, { ...fields, content: hit.text, score: round(hit.score) });
-      byKey.set(fields.id, entity);
+      if (candidates.has(entity.id) || !request.types.has(entity.type.toLowerCase() as TraverseType))
+        continue;
+      candidates.set(entity.id, { entity, hit });
     }
   }
-  const sorted = [...results.values()].sort(
-    (left, right) => right.score - left.score || left.id.localeCompare(right.id),
-  );
-  // The hit that brought an entity in may only mention it: show the passage that defines it.
-  const top = sorted.slice(0, request.k);
   const passages = await definitions(
     runtime,
     workspaceId,
-    top.map((result) => byKey.get(result.id)!),
+    [...candidates.values()].map(({ entity }) => entity),
   );
-  for (const result of top) result.content = passages.get(byKey.get(result.id)!.id) ?? result.content;
+  const results: SemanticResult[] = [];
+  for (const { entity, hit } of candidates.values()) {
+    const passage = passages.get(entity.id);
+    const fields = entityFields(entity, passage);
+    if (!matchesFilters(fields, request.filters)) continue;
+    // The hit that brought an entity in may only mention it: show the passage that defines it.
+    results.push({ ...fields, content: passage?.text ?? hit.text, score: round(hit.score) });
+  }
+  const sorted = results.sort((left, right) => right.score - left.score || left.id.localeCompare(right.id));
+  const top = sorted.slice(0, request.k);
   return {
     results: top,
     total_count: sorted.length,

@@ -25,17 +25,56 @@ export const RELATION_TYPES = [
 ] as const;
 export type RelationType = (typeof RELATION_TYPES)[number];
 
-/** `algorithm:3.2`: the contract's document id of a numbered entity (the graph's key, lower-cased type). */
-export const DOCUMENT_ID =
-  /^(formula|algorithm|table|figure|section|example|exercise|appendix|chapter):([A-Z]|\d+)(\.\d+)*$/i;
+/** Graph types a document id may name: the traverse types and chapters. */
+const ID_TYPES = [...TRAVERSE_TYPES, 'chapter'] as const;
+/**
+ * Short forms a client may write for a type: 003 itself writes `algo_4_1`. Only unambiguous
+ * ones: `ex` could be an example or an exercise, so it is not here.
+ */
+const TYPE_ALIASES: Readonly<Record<string, (typeof ID_TYPES)[number]>> = {
+  algo: 'algorithm',
+  alg: 'algorithm',
+  eq: 'formula',
+  eqn: 'formula',
+  equation: 'formula',
+  tab: 'table',
+  tbl: 'table',
+  fig: 'figure',
+  sec: 'section',
+  ch: 'chapter',
+  chap: 'chapter',
+  app: 'appendix',
+};
+/**
+ * A numbered entity's document id: the canonical `algorithm_3_2` (003's form) or the earlier
+ * `algorithm:3.2`, with any short type from TYPE_ALIASES and `.` or `_` between the parts of the
+ * number. A letter leads an appendix number (`table_A_1`, `appendix_A`).
+ */
+const ENTITY_ID = new RegExp(
+  `^(${[...ID_TYPES, ...Object.keys(TYPE_ALIASES)].join('|')})[_:]([A-Z]|\\d+)((?:[._]\\d+)*)$`,
+  'i',
+);
+/** A chunk's stable id (`stableChunkId`): 32 hex digits. */
+const CHUNK_ID = /^[0-9a-f]{32}$/;
+
+export type DocumentRef = { kind: 'entity'; key: string } | { kind: 'chunk'; chunkId: string };
 
 export const graphType = (type: string) => type.charAt(0).toUpperCase() + type.slice(1).toLowerCase();
+
+/** `algorithm_3_2`: the contract's id of a numbered entity; the graph's key stays `Algorithm:3.2`. */
 export const documentId = (entity: GraphEntity) =>
-  `${entity.type.toLowerCase()}:${entity.id.slice(entity.type.length + 1)}`;
-export const entityIdOf = (id: string) => {
-  const at = id.indexOf(':');
-  return `${graphType(id.slice(0, at))}:${id.slice(at + 1).toUpperCase()}`;
-};
+  `${entity.type.toLowerCase()}_${entity.id.slice(entity.type.length + 1).replace(/\./g, '_')}`;
+
+/** What a document id names (a graph key or a chunk), or null when it is malformed. */
+export function parseDocumentId(id: string): DocumentRef | null {
+  if (CHUNK_ID.test(id)) return { kind: 'chunk', chunkId: id };
+  const match = ENTITY_ID.exec(id);
+  if (!match) return null;
+  const word = match[1]!.toLowerCase();
+  const type = TYPE_ALIASES[word] ?? word;
+  const number = `${match[2]!.toUpperCase()}${match[3]!.replace(/_/g, '.')}`;
+  return { kind: 'entity', key: `${graphType(type)}:${number}` };
+}
 
 export interface EntityFields {
   id: string;
@@ -47,21 +86,46 @@ export interface EntityFields {
   page_number: number | null;
 }
 
+/** The passage that defines an entity: its chunk, text and page (null when the source has none). */
+export interface Definition {
+  chunkId: string;
+  text: string;
+  pageNumber: number | null;
+}
+
 const text = (value: unknown) =>
   typeof value === 'string' || typeof value === 'number' ? String(value) : null;
 
-export function entityFields(entity: GraphEntity): EntityFields {
+/**
+ * The contract's fields of an entity. Its page is the one its definition starts on when the
+ * ingest recorded it (`page`, for paged sources such as PDF), else the page of the passage that
+ * defines it.
+ */
+export function entityFields(entity: GraphEntity, definition?: Definition): EntityFields {
   const { properties } = entity;
   return {
     id: documentId(entity),
     type: entity.type.toLowerCase(),
     number: text(properties.number),
-    title: text(properties.title),
+    // 003 gives every entity a title; an equation has none of its own, so its name stands in.
+    title: text(properties.title) ?? entity.name,
     chapter: text(properties.chapter),
-    section: text(properties.section),
-    page_number: typeof properties.page_number === 'number' ? properties.page_number : null,
+    // A section is its own section (003's `section` is where to cite it from).
+    section: text(properties.section) ?? (entity.type === 'Section' ? text(properties.number) : null),
+    page_number: pageNumber(text(properties.page)) ?? definition?.pageNumber ?? null,
   };
 }
+
+/**
+ * A page loader (PDF) writes `page_number` into each chunk's metadata; a document that is one page
+ * of a larger source may carry it in its own metadata (Markdown front matter). The chunk's wins,
+ * as in the retrieval filters.
+ */
+const DEFINING_CHUNKS = `
+SELECT c.chunk_id, c.text,
+       coalesce(c.metadata ->> 'page_number', d.metadata ->> 'page_number') AS page_number
+  FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id
+ WHERE c.workspace_id = $1 AND c.chunk_id = ANY($2::text[])`;
 
 /**
  * The passage that defines each entity, among the chunks of its defining source that mention it:
@@ -72,34 +136,47 @@ export async function definitions(
   runtime: RagRuntime,
   workspaceId: string,
   entities: readonly GraphEntity[],
-): Promise<Map<string, string>> {
+): Promise<Map<string, Definition>> {
   if (entities.length === 0) return new Map();
   const mentions = await runtime.graph.mentions(
     workspaceId,
     entities.map((entity) => entity.id),
   );
-  const rows = await runtime.sql.query<{ chunk_id: string; text: string }>(
-    'SELECT chunk_id, text FROM rag_chunks WHERE workspace_id = $1 AND chunk_id = ANY($2::text[])',
+  const rows = await runtime.sql.query<{ chunk_id: string; text: string; page_number: string | null }>(
+    DEFINING_CHUNKS,
     [workspaceId, [...new Set(mentions.map((mention) => mention.chunkId))]],
   );
-  const texts = new Map(rows.rows.map((row) => [row.chunk_id, row.text]));
-  const chosen = new Map<string, string>();
+  const chunks = new Map(rows.rows.map((row) => [row.chunk_id, row]));
+  const chosen = new Map<string, Definition>();
   for (const entity of entities) {
     const candidates = mentions
       .filter((mention) => mention.entityId === entity.id)
       .filter((mention) => entity.definedBy === null || mention.sourcePath === entity.definedBy)
-      .map((mention) => ({ count: mention.count, text: texts.get(mention.chunkId) ?? '' }))
+      .map((mention) => ({ count: mention.count, chunk: chunks.get(mention.chunkId) }))
+      .filter((candidate): candidate is { count: number; chunk: (typeof rows.rows)[number] } =>
+        Boolean(candidate.chunk),
+      )
       .sort((left, right) => right.count - left.count);
     const number = typeof entity.properties.number === 'string' ? entity.properties.number : null;
     const block = candidates.find(
-      ({ text }) =>
-        text.includes(`**${entity.name}.**`) ||
+      ({ chunk }) =>
+        chunk.text.includes(`**${entity.name}.**`) ||
         (entity.type === 'Formula' &&
           number !== null &&
-          new RegExp(`\\$\\$\\s*\\(${number.replace(/\./g, '\\.')}\\)`).test(text)),
+          new RegExp(`\\$\\$\\s*\\(${number.replace(/\./g, '\\.')}\\)`).test(chunk.text)),
     );
-    const best = block ?? candidates[0];
-    if (best) chosen.set(entity.id, best.text);
+    const best = (block ?? candidates[0])?.chunk;
+    if (best)
+      chosen.set(entity.id, {
+        chunkId: best.chunk_id,
+        text: best.text,
+        pageNumber: pageNumber(best.page_number),
+      });
   }
   return chosen;
+}
+
+/** Metadata is JSON: a page is a positive whole number, whatever a loader wrote it as. */
+function pageNumber(value: string | null): number | null {
+  return value !== null && /^[1-9]\d{0,8}$/.test(value) ? Number(value) : null;
 }
