@@ -176,6 +176,69 @@ export function graphStoreContract(name: string, open: () => Promise<GraphFixtur
       expect(await store.stats(ws)).toEqual({ entities: 0, relations: 0, mentions: 0, sources: 0 });
     });
 
+    it("holds 000's doc pages: DOC_DESCRIBES from an endpoint, RELATED_TO between resources, detach-delete", async () => {
+      await store.replaceSource(specGraph());
+      const page = 'DocPage:guides/getting-started.md';
+      await store.replaceSource({
+        workspaceId: ws,
+        sourcePath: guide,
+        entities: [
+          entity(page, [[`${guide}#0`, 1]], {
+            defines: true,
+            properties: { url: guide, title: 'Getting started' },
+          }),
+          entity('Endpoint:POST /locations', [[`${guide}#1`, 2]]),
+          entity('Resource:location', [[`${guide}#1`, 2]]),
+          entity('Resource:shipment', [[`${guide}#1`, 1]]),
+        ],
+        relations: [
+          { from: 'Endpoint:POST /locations', to: page, type: 'DOC_DESCRIBES', weight: 3 },
+          { from: 'Resource:location', to: 'Resource:shipment', type: 'RELATED_TO', weight: 1 },
+        ],
+      });
+      // (e:Endpoint)-[:DOC_DESCRIBES]->(d:DocPage), as 000's query reads it.
+      const described = await store.neighbourhood({
+        workspaceId: ws,
+        seeds: ['Endpoint:POST /locations'],
+        hops: 1,
+        relationTypes: ['DOC_DESCRIBES'],
+        direction: 'out',
+      });
+      expect(described.edges).toEqual([
+        { from: 'Endpoint:POST /locations', to: page, type: 'DOC_DESCRIBES', weight: 3 },
+      ]);
+      expect(described.entities.find((found) => found.id === page)).toMatchObject({
+        type: 'DocPage',
+        name: 'guides/getting-started.md',
+        properties: { url: guide, title: 'Getting started' },
+        definedBy: guide,
+        hop: 1,
+      });
+      const related = await store.neighbourhood({
+        workspaceId: ws,
+        seeds: ['Resource:shipment'],
+        hops: 1,
+        relationTypes: ['RELATED_TO'],
+        direction: 'both',
+      });
+      expect(related.entities.map((found) => found.id).sort()).toEqual([
+        'Resource:location',
+        'Resource:shipment',
+      ]);
+      expect((await store.findEntities(ws, { type: 'DocPage' })).map((found) => found.id)).toEqual([page]);
+      // A removed page goes with its edges; the endpoint the spec defines stays.
+      await store.deleteSources(ws, [guide]);
+      expect(await store.getEntities(ws, [page, 'Resource:shipment'])).toEqual([]);
+      expect(await store.getEntities(ws, ['Endpoint:POST /locations'])).toMatchObject([{ definedBy: spec }]);
+      const after = await store.neighbourhood({
+        workspaceId: ws,
+        seeds: ['Endpoint:POST /locations'],
+        hops: 1,
+        relationTypes: ['DOC_DESCRIBES'],
+      });
+      expect(after.edges).toEqual([]);
+    });
+
     it('walks the neighbourhood by hops, relation types and direction', async () => {
       await store.replaceSource(specGraph());
       await store.replaceSource(guideGraph());

@@ -27,6 +27,8 @@ export const ENTITY_TYPES = [
   'Identifier',
   'Acronym',
   'Concept',
+  // documentation pages (000's DocPage{url, title})
+  'DocPage',
 ] as const;
 
 export type KnownEntityType = (typeof ENTITY_TYPES)[number];

@@ -41,6 +41,12 @@ export {
 export { candidateEntityIds } from './query-entities.js';
 export { toSourceGraph, type ChunkSpan } from './source-graph.js';
 export {
+  BestEffortExtractor,
+  DocPageExtractor,
+  LlmEntityExtractor,
+  entityExtractionPrompt,
+  parseExtractionReply,
+  type LlmEntityExtractorOptions,
   NumberedEntityExtractor,
   NUMBERED_ENTITY_TYPES,
   CachingExtractor,

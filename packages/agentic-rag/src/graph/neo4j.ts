@@ -109,7 +109,8 @@ export class Neo4jGraphStore implements GraphStore {
     await this.write(async (tx) => {
       const touched = await removeSourceFacts(tx, src);
       await tx.run(
-        'MERGE (s:RagSource {uid: $src}) ON CREATE SET s.workspaceId = $ws, s.sourcePath = $path',
+        // 002's RagSource {id, workspaceId}: the id is the source path (uid adds the workspace).
+        'MERGE (s:RagSource {uid: $src}) ON CREATE SET s.id = $path, s.workspaceId = $ws, s.sourcePath = $path',
         {
           src,
           ws: graph.workspaceId,

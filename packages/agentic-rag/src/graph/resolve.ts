@@ -27,7 +27,7 @@ const NUMBERED_TYPES: ReadonlySet<string> = new Set([
 const CODE_TYPES: ReadonlySet<string> = new Set(['Identifier', 'ErrorCode', 'Field']);
 
 /** Relation types whose direction carries no meaning: A RELATED B is B RELATED A. */
-const SYMMETRIC_RELATIONS: ReadonlySet<RelationType> = new Set(['RELATED']);
+const SYMMETRIC_RELATIONS: ReadonlySet<RelationType> = new Set(['RELATED', 'RELATED_TO']);
 
 const LEADING_ARTICLES: ReadonlySet<string> = new Set(['the', 'a', 'an']);
 
@@ -168,11 +168,13 @@ function normalizeAcronym(name: string): string {
 
 /**
  * The resolution key of a name within its type. Endpoint keeps the method (upper case) and
- * path shape; numbered types are their number; Acronym is its letters; everything else is
- * normalised text.
+ * path shape; numbered types are their number; Acronym is its letters; DocPage is its document
+ * id as written; everything else is normalised text.
  */
 export function normalizeEntityName(type: string, name: string): string {
   if (type === 'Endpoint') return normalizeEndpoint(name);
+  // A page is its document id, a path: case, dots and plurals are part of it.
+  if (type === 'DocPage') return name.normalize('NFKC').trim();
   if (NUMBERED_TYPES.has(type)) return normalizeNumbered(name);
   if (type === 'Acronym') return normalizeAcronym(name);
   return normalizeText(name, CODE_TYPES.has(type));

@@ -3,7 +3,7 @@ import { extractNumberedEntities } from './numbered.js';
 import type { EntityExtractor, ExtractionInput } from './offline.js';
 
 /** Prose formats where numbered entities (Algorithm 3.2, Equation 7.5) are written. */
-const PROSE_KINDS: ReadonlySet<string> = new Set(['markdown', 'text', 'html']);
+const PROSE_KINDS: ReadonlySet<string> = new Set(['markdown', 'text', 'html', 'pdf', 'docx']);
 
 /** Textbook entities by number: formulas, algorithms, tables, figures, sections, ... */
 export class NumberedEntityExtractor implements EntityExtractor {

@@ -113,6 +113,20 @@ export function extractEntities(text: string, options: ExtractEntitiesOptions = 
   return { entities, relations: [...merged.relations, ...coMentions(entities, layout.units, derived)] };
 }
 
+let lastExtraction: { text: string; title: string | undefined; facts: DocumentFacts } | null = null;
+
+/**
+ * extractEntities, remembering the last document: the offline extractor, the doc-page extractor
+ * and the model's grounding all read the same document's offline facts one after another. The
+ * facts are shared, so callers must not modify them.
+ */
+export function offlineFactsOf(text: string, options: ExtractEntitiesOptions = {}): DocumentFacts {
+  if (lastExtraction?.text !== text || lastExtraction.title !== options.title) {
+    lastExtraction = { text, title: options.title, facts: extractEntities(text, options) };
+  }
+  return lastExtraction.facts;
+}
+
 /** The model-free extractor: fast, deterministic, and available without any configuration. */
 export class OfflineEntityExtractor implements EntityExtractor {
   readonly name = 'offline';
@@ -126,6 +140,6 @@ export class OfflineEntityExtractor implements EntityExtractor {
       );
     }
     const options = input.title === null ? {} : { title: input.title };
-    return Promise.resolve(extractEntities(input.text, options));
+    return Promise.resolve(offlineFactsOf(input.text, options));
   }
 }
