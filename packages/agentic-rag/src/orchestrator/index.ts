@@ -1,5 +1,6 @@
 export { MAX_TOP_K, RagOrchestrator } from './orchestrator.js';
 export type { OrchestratorDeps } from './orchestrator.js';
+export { answerPieces, type AnswerEvent, type AnswerEventListener } from './events.js';
 export { findInjections } from './injection.js';
 export { quarantineSources, quarantineText } from './quarantine/index.js';
 export type { QuarantineRecord } from './quarantine/index.js';
@@ -9,6 +10,7 @@ export type {
   AnswerDebug,
   Candidate,
   Citation,
+  FollowUpRewrite,
   Plan,
   PlanIntent,
   RagAnswer,

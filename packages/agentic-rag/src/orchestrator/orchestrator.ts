@@ -1,46 +1,40 @@
 import { randomUUID } from 'node:crypto';
-import { SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import type { AnswerCache } from '../cache/index.js';
 import type { Config } from '../config/index.js';
 import type { Sql } from '../db/index.js';
 import { ErrorCode, RagError, toRagError } from '../errors/index.js';
 import type { GraphStore } from '../graph/index.js';
 import type { Llm } from '../llm/index.js';
-import {
-  buildContext,
-  MAX_QUERY_LENGTH,
-  parseFilters,
-  type HybridRetriever,
-  type KnowledgeContext,
-  type RetrievalFilters,
-  type RetrievalResult,
-} from '../retrieve/index.js';
-import { assertWorkspaceId } from '../store/index.js';
-import { answersTotal, cacheLookups, silentLogger, stageDuration, type Logger } from '../telemetry/index.js';
+import { buildContext, type HybridRetriever } from '../retrieve/index.js';
+import { answersTotal, cacheLookups, silentLogger, type Logger } from '../telemetry/index.js';
 import type { LookupResult, ToolRouter } from '../tools/index.js';
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import { quarantineSources, quarantineWarnings, type QuarantineRecord } from './quarantine/index.js';
+import { quarantineSources, quarantineWarnings } from './quarantine/index.js';
+import { publishAnswer } from './events.js';
+import {
+  retrievalAttributes,
+  runDebug,
+  startRun,
+  timeStage,
+  tracer,
+  type Run,
+  type StageName,
+} from './run.js';
 import { contextSources, toCitations, type Source } from './sources.js';
 import { evidence, unknownFocus, unknownNames } from './stages/evidence.js';
 import { requestExamples } from './stages/examples.js';
+import { resolveFollowUp } from './stages/follow-up.js';
 import { hydeDocument } from './stages/hyde.js';
 import { llmAnswer } from './stages/llm-answer.js';
 import { plan } from './stages/plan.js';
-import { rewrite, type Rewrite } from './stages/rewrite.js';
+import { refusal, refusalCheck } from './stages/refusal.js';
+import { rewrite } from './stages/rewrite.js';
 import { selfCheck } from './stages/self-check.js';
-import { extractiveAnswer, withCitation, type Synthesis } from './stages/synthesize.js';
-import type {
-  AnswerDebug,
-  Plan,
-  RagAnswer,
-  RagAnswerInput,
-  SelfCheck,
-  StageRecord,
-  ToolCallRecord,
-} from './types.js';
+import { extractiveAnswer } from './stages/synthesize.js';
+import type { RagAnswer, RagAnswerInput } from './types.js';
 
-export const MAX_TOP_K = 50;
-const CLOSEST_SOURCES = 3;
+export { MAX_TOP_K } from './run.js';
 
 export interface OrchestratorDeps {
   config: Config;
@@ -52,39 +46,6 @@ export interface OrchestratorDeps {
   cache: AnswerCache | null;
   logger?: Logger;
 }
-
-type StageName =
-  'plan' | 'rewrite' | 'hyde' | 'retrieve' | 'quarantine' | 'tools' | 'synthesize' | 'refuse' | 'self-check';
-
-/** Everything one run accumulates as it moves through the stages. */
-interface Run {
-  runId: string;
-  /** Retrieval found an API question in a question the plan read as general (see retrieve). */
-  apiSubject?: boolean;
-  /** The caller's logger (a request's, with its id) bound to this run's id. */
-  logger: Logger;
-  input: Required<Pick<RagAnswerInput, 'query' | 'workspaceId' | 'topK' | 'useHyde' | 'useTools' | 'debug'>>;
-  filters: RetrievalFilters;
-  signal: AbortSignal | undefined;
-  plan?: Plan;
-  rewrite?: Rewrite;
-  hyde: string | null;
-  retrieval?: RetrievalResult;
-  context?: KnowledgeContext;
-  sources: Source[];
-  toolCalls: ToolCallRecord[];
-  synthesis?: Synthesis;
-  method: string;
-  refused: boolean;
-  stages: StageRecord[];
-  warnings: string[];
-  /** What a tool said does not exist (the numbered entity the question names). */
-  missing: string[];
-  /** Units cut out of the sources because they speak to the model, not the reader. */
-  quarantined: QuarantineRecord[];
-}
-
-const tracer = trace.getTracer('agentic-rag');
 
 /**
  * ragAnswer as a state machine: plan → rewrite → HyDE (when asked) → retrieve → tools (when the
@@ -101,7 +62,7 @@ export class RagOrchestrator {
   }
 
   async answer(input: RagAnswerInput): Promise<RagAnswer> {
-    const run = this.validate(input);
+    const run = startRun(input, this.deps.config, this.logger);
     return tracer.startActiveSpan('ragAnswer', async (span) => {
       const { runId } = run;
       const started = performance.now();
@@ -127,7 +88,8 @@ export class RagOrchestrator {
             filters: run.filters,
           },
         };
-        const hit = await this.cacheGet(key, run.logger);
+        // A follow-up's answer depends on the conversation too: not a key the cache can hold.
+        const hit = run.input.history.length > 0 ? null : await this.cacheGet(key, run.logger);
         span.setAttributes({ 'rag.corpus_version': corpusVersion, 'rag.cached': hit !== null });
         if (hit) {
           answersTotal.inc({ outcome: 'cached' });
@@ -135,16 +97,23 @@ export class RagOrchestrator {
           // An entry cached before quarantine existed has no list: it quarantined nothing.
           const debug =
             run.input.debug && hit.debug ? { ...hit.debug, quarantined: hit.debug.quarantined ?? [] } : null;
+          publishAnswer(hit.answer, hit.citations, run.emit);
           return { ...hit, cached: true, runId, traceId, debug };
         }
         let state: StageName | 'done' = 'plan';
         while (state !== 'done') {
           state = await this.step(state, run);
+          // A caller that went away (a closed stream) stops the run between stages.
+          if (run.signal?.aborted) throw new RagError(ErrorCode.ABORTED, 'the request was aborted');
           // Each stage is its own turn of the event loop: twenty answers in flight must not keep
           // a health check or another request's I/O waiting behind all of their CPU at once.
           await nextTurn();
         }
-        const check = await this.time(
+        // Only a model's answer can still be replaced (by the self-check below): any other is final now.
+        const finalBeforeCheck = run.method !== 'llm';
+        if (finalBeforeCheck)
+          publishAnswer(run.synthesis!.answer, toCitations(run.synthesis!.cited), run.emit);
+        const check = await timeStage(
           run,
           'self-check',
           async () =>
@@ -185,6 +154,8 @@ export class RagOrchestrator {
               }),
             );
         }
+        if (!finalBeforeCheck)
+          publishAnswer(run.synthesis!.answer, toCitations(run.synthesis!.cited), run.emit);
         run.warnings.push(...quarantineWarnings(run.quarantined));
         check.warnings.unshift(...run.warnings);
         const answer: RagAnswer = {
@@ -196,7 +167,8 @@ export class RagOrchestrator {
           runId,
           traceId,
           corpusVersion,
-          debug: this.debug(run),
+          debug: runDebug(run),
+          ...(run.followUp ? { followUp: run.followUp } : {}),
         };
         answersTotal.inc({ outcome: run.refused ? 'refused' : 'answered' });
         this.finished(run, span, answer, started, false);
@@ -237,42 +209,6 @@ export class RagOrchestrator {
     });
   }
 
-  private validate(input: RagAnswerInput): Run {
-    const query = typeof input.query === 'string' ? input.query.trim() : '';
-    if (query.length === 0) throw new RagError(ErrorCode.INVALID_INPUT, 'query must not be empty');
-    if (query.length > MAX_QUERY_LENGTH) {
-      throw new RagError(ErrorCode.INVALID_INPUT, `query must be at most ${MAX_QUERY_LENGTH} characters`);
-    }
-    assertWorkspaceId(input.workspaceId);
-    const topK = input.topK ?? this.deps.config.AGENTIC_RAG_TOPK;
-    if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) {
-      throw new RagError(ErrorCode.INVALID_INPUT, `topK must be an integer from 1 to ${MAX_TOP_K}`);
-    }
-    return {
-      runId: randomUUID(),
-      logger: input.logger ?? this.logger,
-      input: {
-        query,
-        workspaceId: input.workspaceId,
-        topK,
-        useHyde: input.useHyde ?? this.deps.config.AGENTIC_RAG_USE_HYDE,
-        useTools: input.useTools ?? this.deps.config.AGENTIC_RAG_USE_TOOLS,
-        debug: input.debug ?? false,
-      },
-      filters: parseFilters(input.filters),
-      signal: input.signal,
-      hyde: null,
-      sources: [],
-      toolCalls: [],
-      method: 'extractive',
-      refused: false,
-      stages: [],
-      warnings: [],
-      missing: [],
-      quarantined: [],
-    };
-  }
-
   /** The sources with the units that speak to the model cut out; the cut units join the run's list. */
   private async quarantine(run: Run, sources: readonly Source[]): Promise<Source[]> {
     const result = await quarantineSources(sources);
@@ -293,7 +229,7 @@ export class RagOrchestrator {
     const { input } = run;
     switch (state) {
       case 'plan':
-        run.plan = await this.time(
+        run.plan = await timeStage(
           run,
           'plan',
           async () =>
@@ -309,18 +245,22 @@ export class RagOrchestrator {
         );
         return 'rewrite';
       case 'rewrite':
-        run.rewrite = await this.time(
+        run.rewrite = await timeStage(
           run,
           'rewrite',
-          () => rewrite(this.deps.retriever, this.deps.graph, input.workspaceId, input.query),
+          async () => {
+            if (input.history.length > 0) await this.standalone(run);
+            return rewrite(this.deps.retriever, this.deps.graph, input.workspaceId, input.query);
+          },
           (result) => ({
             'rag.rewrite.corrections': result.corrections.length,
             'rag.rewrite.expansions': result.expansions.length,
+            'rag.rewrite.follow_up': run.followUp?.rewritten ?? false,
           }),
         );
         return run.plan!.useHyde ? 'hyde' : 'retrieve';
       case 'hyde': {
-        const document = await this.time(
+        const document = await timeStage(
           run,
           'hyde',
           () =>
@@ -341,7 +281,7 @@ export class RagOrchestrator {
         return 'retrieve';
       }
       case 'retrieve':
-        await this.time(
+        await timeStage(
           run,
           'retrieve',
           async () => {
@@ -385,7 +325,7 @@ export class RagOrchestrator {
       case 'quarantine':
         // Before anything reads the sources (evidence, tools, synthesis, a model), the units that
         // speak to the model are cut out; the rest of each source stays usable.
-        await this.time(
+        await timeStage(
           run,
           'quarantine',
           async () => {
@@ -395,7 +335,7 @@ export class RagOrchestrator {
         );
         return run.plan!.tools.length > 0 ? 'tools' : this.afterEvidence(run);
       case 'tools':
-        await this.time(
+        await timeStage(
           run,
           'tools',
           async () => {
@@ -454,7 +394,7 @@ export class RagOrchestrator {
         );
         return this.afterEvidence(run);
       case 'synthesize':
-        run.synthesis = await this.time(
+        run.synthesis = await timeStage(
           run,
           'synthesize',
           async () => {
@@ -488,7 +428,7 @@ export class RagOrchestrator {
         }
         return 'done';
       case 'refuse':
-        run.synthesis = await this.time(
+        run.synthesis = await timeStage(
           run,
           'refuse',
           async () => refusal(run.sources),
@@ -500,6 +440,30 @@ export class RagOrchestrator {
       default:
         throw new RagError(ErrorCode.INTERNAL, `no stage ${state as string}`);
     }
+  }
+
+  /**
+   * A conversation's follow-up made to stand alone: from here on the run answers the standalone
+   * question (evidence, refusal rules and synthesis read it), planned again from its own words.
+   */
+  private async standalone(run: Run): Promise<void> {
+    const { input } = run;
+    run.followUp = await resolveFollowUp(input.query, input.history, {
+      llm: this.deps.llm,
+      signal: run.signal,
+      warnings: run.warnings,
+    });
+    if (!run.followUp.rewritten) return;
+    run.logger.info('follow-up rewritten', {
+      event: 'follow-up-rewritten',
+      rewriter: run.followUp.rewriter,
+      turns: input.history.length,
+    });
+    input.query = run.followUp.standaloneQuery;
+    run.plan = plan(input.query, {
+      useTools: input.useTools && this.deps.tools !== null,
+      useHyde: input.useHyde,
+    });
   }
 
   /** Synthesis when something covers the question well enough, a refusal otherwise. */
@@ -533,35 +497,6 @@ export class RagOrchestrator {
       `no source covers the question: the best covers ${Math.round(found.score * 100)}% of its words (AGENTIC_RAG_MIN_EVIDENCE ${this.deps.config.AGENTIC_RAG_MIN_EVIDENCE})`,
     );
     return 'refuse';
-  }
-
-  /**
-   * Runs a stage as a span `rag.<name>` carrying the run's id and workspace, plus what `describe`
-   * reads off its result: counts and flags, never query or document text.
-   */
-  private async time<T>(
-    run: Run,
-    name: string,
-    work: () => Promise<T>,
-    describe?: (result: T) => Attributes,
-  ): Promise<T> {
-    const started = performance.now();
-    return tracer.startActiveSpan(`rag.${name}`, async (span: Span) => {
-      span.setAttributes({ 'rag.run_id': run.runId, 'rag.workspace': run.input.workspaceId });
-      try {
-        const result = await work();
-        if (describe) span.setAttributes(describe(result));
-        return result;
-      } catch (error) {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: toRagError(error).code });
-        throw error;
-      } finally {
-        const ms = performance.now() - started;
-        run.stages.push({ name, ms: Number(ms.toFixed(2)) });
-        stageDuration.observe({ stage: name }, ms / 1000);
-        span.end();
-      }
-    });
   }
 
   private async corpusVersion(workspaceId: string): Promise<number> {
@@ -602,61 +537,4 @@ export class RagOrchestrator {
       });
     }
   }
-
-  private debug(run: Run): AnswerDebug {
-    return {
-      plan: run.plan!,
-      rewrittenQuery: run.rewrite!.query,
-      corrections: run.rewrite!.corrections,
-      hydeDocument: run.hyde,
-      stages: [
-        ...run.stages,
-        ...(run.retrieval?.stats.stages.map((stage) => ({ ...stage, name: `retrieve.${stage.name}` })) ?? []),
-      ],
-      candidates: (run.retrieval?.hits ?? []).map((hit) => ({
-        chunkId: hit.chunkId,
-        sourceId: hit.sourcePath,
-        channelScores: hit.channels,
-        finalScore: Number(hit.score.toFixed(4)),
-      })),
-      toolCalls: run.toolCalls,
-      synthesis: run.method,
-      quarantined: run.quarantined,
-    };
-  }
-}
-
-/** What the retrieve stage found, as counts: per-channel candidates, hits, and the context built. */
-function retrievalAttributes(run: Run): Attributes {
-  const { retrieval, context } = run;
-  return {
-    'rag.retrieve.candidates.vector': retrieval?.stats.candidates.vector ?? 0,
-    'rag.retrieve.candidates.lexical': retrieval?.stats.candidates.lexical ?? 0,
-    'rag.retrieve.candidates.graph': retrieval?.stats.candidates.graph ?? 0,
-    'rag.retrieve.hits': retrieval?.hits.length ?? 0,
-    'rag.context.primary': context?.primary.length ?? 0,
-    'rag.context.references': context?.references.length ?? 0,
-    'rag.context.tokens': context?.totalTokens ?? 0,
-    'rag.context.partial': context?.stats.partial ?? false,
-    'rag.sources': run.sources.length,
-  };
-}
-
-/** A refusal claims nothing, so it passes; injected instructions in what was read still warn. */
-function refusalCheck(sources: readonly Source[]): SelfCheck {
-  const { warnings } = selfCheck('', [], sources);
-  return { passed: true, citationCoverage: 1, unsupportedSentences: [], warnings };
-}
-
-/** "Not found", with the closest sources cited so the reader can look for themselves. */
-function refusal(sources: readonly Source[]): Synthesis {
-  const closest = sources.filter((source) => source.origin !== 'tool').slice(0, CLOSEST_SOURCES);
-  const cited = closest.map((source, index) => ({ index: index + 1, source, quote: source.text }));
-  const answer =
-    closest.length === 0
-      ? 'Not found in the knowledge base.'
-      : `Not found in the knowledge base. The closest sources are: ${cited
-          .map(({ index, source }) => withCitation(source.title ?? source.sourceId, index).replace(/\.$/, ''))
-          .join('; ')}.`;
-  return { answer, cited };
 }

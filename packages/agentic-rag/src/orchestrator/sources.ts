@@ -11,13 +11,16 @@ export interface Source {
   startOffset: number;
   endOffset: number;
   score: number;
-  /** 0 for the best primary chunk, then the rest in context order; tools are -1 so they lead. */
+  /** The page the cited chunk starts on, for a paged source (PDF). */
+  pageNumber?: number;
+  /** 0 for the context's first chunk, then the rest in context order; tools are -1 so they lead. */
   rank: number;
   origin: 'primary' | 'reference' | 'tool';
 }
 
+/** In the context's own order: primary first unless CONTEXT_PRIORITIZE_PRIMARY=false made it score order. */
 export function contextSources(context: KnowledgeContext): Source[] {
-  return [...context.primary, ...context.references].map((chunk, rank) => ({
+  return context.chunks.map((chunk, rank) => ({
     sourceId: chunk.sourcePath,
     chunkId: chunk.chunkId,
     title: chunk.title,
@@ -26,6 +29,7 @@ export function contextSources(context: KnowledgeContext): Source[] {
     startOffset: chunk.startOffset,
     endOffset: chunk.endOffset,
     score: chunk.score,
+    ...(chunk.pageNumber !== undefined ? { pageNumber: chunk.pageNumber } : {}),
     rank,
     origin: chunk.reference ? 'reference' : 'primary',
   }));
@@ -47,6 +51,7 @@ export function toCitations(
     startOffset: source.startOffset,
     endOffset: source.endOffset,
     score: Number(source.score.toFixed(4)),
+    pageNumber: source.pageNumber ?? null,
   }));
 }
 

@@ -1,6 +1,8 @@
 import type { ChannelScore } from '../retrieve/index.js';
 import type { Correction } from '../retrieve/index.js';
 import type { Logger } from '../telemetry/index.js';
+import type { ConversationTurn } from '../conversation/index.js';
+import type { AnswerEventListener } from './events.js';
 import type { QuarantineRecord } from './quarantine/index.js';
 
 export interface RagAnswerInput {
@@ -19,6 +21,24 @@ export interface RagAnswerInput {
   signal?: AbortSignal;
   /** The caller's logger (a request's, bound to its id); the run's lines add the run id to it. */
   logger?: Logger;
+  /**
+   * Earlier turns of the conversation the question belongs to, oldest first: the rewrite stage
+   * makes a follow-up ("and how do I delete it?") stand alone against them. Such a run is not
+   * cached (its answer depends on the turns, not only on the question).
+   */
+  history?: readonly ConversationTurn[];
+  /** Called with each stage's progress and the final answer's pieces and citations (streaming). */
+  onEvent?: AnswerEventListener;
+}
+
+/** How a conversation's follow-up was made to stand alone. */
+export interface FollowUpRewrite {
+  /** The question the run answered: the follow-up resolved against the earlier turns. */
+  standaloneQuery: string;
+  /** False when the question already stood alone. */
+  rewritten: boolean;
+  /** `llm` when the configured model rewrote it, `rules` for the deterministic rewriter. */
+  rewriter: 'rules' | 'llm';
 }
 
 export interface Citation {
@@ -33,6 +53,8 @@ export interface Citation {
   startOffset: number;
   endOffset: number;
   score: number;
+  /** The 1-based page the cited passage starts on, for a paged source (PDF); null otherwise. */
+  pageNumber: number | null;
 }
 
 export interface SelfCheck {
@@ -111,4 +133,6 @@ export interface RagAnswer {
   /** The workspace's corpus version the answer was written from. */
   corpusVersion: number;
   debug: AnswerDebug | null;
+  /** Only for a question asked with a history: how it was made to stand alone. */
+  followUp?: FollowUpRewrite;
 }
