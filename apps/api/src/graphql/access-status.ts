@@ -3,15 +3,14 @@ import { ERROR_CODE_INFO, ErrorCode } from '@agentic-rag/core';
 
 /** Refusals that answer with their own HTTP status when nothing else in the request succeeded. */
 const REFUSALS = new Map<string, number>(
-  [ErrorCode.UNAUTHENTICATED, ErrorCode.FORBIDDEN, ErrorCode.RATE_LIMITED].map((code) => [
-    ERROR_CODE_INFO[code].graphql,
-    ERROR_CODE_INFO[code].httpStatus,
-  ]),
+  [ErrorCode.UNAUTHENTICATED, ErrorCode.FORBIDDEN, ErrorCode.RATE_LIMITED, ErrorCode.RAG_DISABLED].map(
+    (code) => [ERROR_CODE_INFO[code].graphql, ERROR_CODE_INFO[code].httpStatus],
+  ),
 );
 
 /**
- * A request whose every field was refused for access (FORBIDDEN, RATE_LIMITED) answers 403 or
- * 429, not 200, so proxies, logs and clients that only read the status see what happened. A
+ * A request whose every field was refused for access (FORBIDDEN, RATE_LIMITED) or because RAG is
+ * switched off (RAG_DISABLED, as REST answers it) answers 403, 429 or 503, not 200, so proxies, logs and clients that only read the status see what happened. A
  * request with some data keeps 200 and the errors beside it, as GraphQL does.
  */
 export const accessStatus: ApolloServerPlugin = {

@@ -32,7 +32,7 @@ describe('loadConfig defaults', () => {
     ['AGENTIC_RAG_TOPK', 8],
     ['AGENTIC_RAG_USE_HYDE', false],
     ['AGENTIC_RAG_USE_TOOLS', true],
-    ['AGENTIC_RAG_REDIS_TTL_SECONDS', 3600],
+    ['AGENTIC_RAG_REDIS_TTL_SECONDS', 900],
     ['AGENTIC_RAG_ENABLE_HTTP_FETCH', false],
     ['AGENTIC_RAG_QUEUE_NAME', 'agentic-rag'],
     ['AGENTIC_RAG_JOB_ATTEMPTS', 3],
@@ -55,6 +55,16 @@ describe('loadConfig defaults', () => {
     ['RAG_EMBEDDER_TIMEOUT_MS', 30_000],
     ['RAG_EMBEDDER_MAX_RETRIES', 4],
     ['RAG_LLM', 'offline'],
+    // 001's Knowledge Retriever switches.
+    ['RETRIEVAL_MAX_PRIMARY_RESULTS', 5],
+    ['RETRIEVAL_MAX_TOTAL_CHUNKS', 15],
+    ['RETRIEVAL_MAX_DEPTH', 3],
+    ['CONTEXT_TOKEN_LIMIT', 4000],
+    ['ENABLE_QUERY_ANALYSIS', true],
+    ['CONTEXT_PRIORITIZE_PRIMARY', true],
+    ['RETRIEVAL_TIMEOUT_MS', 5000],
+    ['LOG_RETRIEVAL_STATS', true],
+    ['BATCH_REFERENCE_LOOKUP', true],
   ] as const)('%s defaults to %j', (key, expected) => {
     expect(config[key]).toBe(expected);
   });

@@ -67,6 +67,9 @@ function crossFieldProblems(config: Config): string[] {
   if (config.RAG_INGEST_HYDE && config.RAG_LLM !== 'openai') {
     problems.push('RAG_INGEST_HYDE=true needs a model to write the questions: set RAG_LLM=openai');
   }
+  if (config.RAG_INGEST_LLM_ENTITIES && config.RAG_LLM !== 'openai') {
+    problems.push('RAG_INGEST_LLM_ENTITIES=true needs a model to read entities with: set RAG_LLM=openai');
+  }
   if (config.AGENTIC_RAG_AUTH === 'off' && !isLoopback(config.HOST)) {
     problems.push(
       `AGENTIC_RAG_AUTH=off is for local development only and HOST=${config.HOST} is not loopback: turn auth on, or set HOST=127.0.0.1`,

@@ -163,7 +163,9 @@ export const configSchema = z.object({
   AGENTIC_RAG_TOPK: int(8, 1, 50),
   AGENTIC_RAG_USE_HYDE: bool(false),
   AGENTIC_RAG_USE_TOOLS: bool(true),
-  AGENTIC_RAG_REDIS_TTL_SECONDS: int(3600, 1, 30 * 24 * 3600),
+  AGENTIC_RAG_REDIS_TTL_SECONDS: int(900, 1, 30 * 24 * 3600),
+  AGENTIC_RAG_CONVERSATION_TURNS: int(10, 1, 100),
+  AGENTIC_RAG_CONVERSATION_TTL_SECONDS: int(86_400, 60, 30 * 24 * 3600),
   AGENTIC_RAG_ENABLE_HTTP_FETCH: bool(false),
   AGENTIC_RAG_HTTP_FETCH_ALLOWLIST: z
     .string()
@@ -247,12 +249,18 @@ export const configSchema = z.object({
   RAG_RERANKER_URL: url(['http', 'https']),
   RAG_RERANKER_TIMEOUT_MS: int(10_000, 100, 600_000),
   MMR_LAMBDA: weight(1),
+  // The Knowledge Retriever's switches (design document 001), with its defaults.
   CONTEXT_TOKEN_LIMIT: int(4000, 100, 200_000),
+  RETRIEVAL_MAX_PRIMARY_RESULTS: int(5, 1, 100),
   RETRIEVAL_MAX_TOTAL_CHUNKS: int(15, 1, 200),
   RETRIEVAL_MAX_DEPTH: int(3, 0, 10),
   RETRIEVAL_GRAPH_HOPS: int(2, 0, 3),
   RETRIEVAL_REFERENCE_SHARE: weight(0.4),
-  RETRIEVAL_TIMEOUT_MS: int(2000, 10, 600_000),
+  RETRIEVAL_TIMEOUT_MS: int(5000, 10, 600_000),
+  ENABLE_QUERY_ANALYSIS: bool(true),
+  CONTEXT_PRIORITIZE_PRIMARY: bool(true),
+  LOG_RETRIEVAL_STATS: bool(true),
+  BATCH_REFERENCE_LOOKUP: bool(true),
 
   CHUNK_MAX_TOKENS: int(400, 32, 8192),
   CHUNK_OVERLAP_TOKENS: int(60, 0, 2048),
@@ -281,6 +289,7 @@ export const configSchema = z.object({
   RAG_LLM_TIMEOUT_MS: int(30_000, 100, 600_000),
   RAG_LLM_MAX_RETRIES: int(2, 0, 10),
   RAG_INGEST_HYDE: bool(false),
+  RAG_INGEST_LLM_ENTITIES: bool(false),
   AGENTIC_RAG_ENABLE_LLM_JUDGE: bool(false),
   RAG_INGEST_HYDE_QUESTIONS: int(3, 1, 10),
 });

@@ -53,6 +53,7 @@ export function createRetriever(
         terms: config.LEXICAL_FEEDBACK_TERMS,
         weight: config.LEXICAL_FEEDBACK_WEIGHT,
       },
+      queryAnalysis: config.ENABLE_QUERY_ANALYSIS,
     },
     createReranker(config),
     logger,

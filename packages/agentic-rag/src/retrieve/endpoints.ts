@@ -9,6 +9,8 @@ export type OperationTypeName = (typeof OPERATION_TYPES)[number];
 
 /** Endpoints read from one resource; far more than any real API has under one resource. */
 const MAX_RESOURCE_ENDPOINTS = 500;
+/** Pages read per answer: a handful per endpoint is plenty to cite. */
+const MAX_DESCRIBING_PAGES = 200;
 
 export interface FindEndpointsOptions {
   workspaceId: string;
@@ -31,6 +33,22 @@ export interface FoundEndpoint {
   operationType: string | null;
   /** The document that defines the operation (an OpenAPI operation), when one does. */
   sourceId: string | null;
+  /** 000's `title`: the operation's summary. */
+  title: string | null;
+  /** 000's `doc_url`: the page that describes the endpoint most (docPages[0]), when one does. */
+  docUrl: string | null;
+  /** The doc pages that describe it (`(Endpoint)-[:DOC_DESCRIBES]->(DocPage)`), most first. */
+  docPages: DescribingPage[];
+}
+
+export interface DescribingPage {
+  /** The graph entity, `DocPage:guides/rate-shopping.md`. */
+  id: string;
+  /** The page's document id, which kb_get_doc takes. */
+  url: string;
+  title: string | null;
+  /** How strongly the page describes the endpoint: its mentions, a heading counting more. */
+  weight: number;
 }
 
 export interface FoundEndpoints {
@@ -101,7 +119,48 @@ export async function findEndpoints(
         strength.get(right.id)! - strength.get(left.id)! ||
         (left.id < right.id ? -1 : 1),
     );
-  return { via: 'graph', resourceId, endpoints: found.slice(0, limit) };
+  const page = found.slice(0, limit);
+  await addDescribingPages(graph, workspaceId, page);
+  return { via: 'graph', resourceId, endpoints: page };
+}
+
+/**
+ * The doc pages each endpoint is described by, as 000's query reads them:
+ * `OPTIONAL MATCH (e)-[:DOC_DESCRIBES]->(d:DocPage)`. Sets docPages and docUrl in place.
+ */
+async function addDescribingPages(
+  graph: GraphStore,
+  workspaceId: string,
+  endpoints: FoundEndpoint[],
+): Promise<void> {
+  if (endpoints.length === 0) return;
+  const reached = await graph.neighbourhood({
+    workspaceId,
+    seeds: endpoints.map((endpoint) => endpoint.id),
+    hops: 1,
+    relationTypes: ['DOC_DESCRIBES'],
+    direction: 'out',
+    limit: MAX_DESCRIBING_PAGES,
+  });
+  const pages = new Map(
+    reached.entities.filter((entity) => entity.type === 'DocPage').map((entity) => [entity.id, entity]),
+  );
+  const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : null);
+  for (const endpoint of endpoints) {
+    endpoint.docPages = reached.edges
+      .filter((edge) => edge.from === endpoint.id && pages.has(edge.to))
+      .map((edge) => {
+        const entity = pages.get(edge.to)!;
+        return {
+          id: entity.id,
+          url: text(entity.properties.url) ?? entity.name,
+          title: text(entity.properties.title),
+          weight: edge.weight,
+        };
+      })
+      .sort((left, right) => right.weight - left.weight || (left.url < right.url ? -1 : 1));
+    endpoint.docUrl = endpoint.docPages[0]?.url ?? null;
+  }
 }
 
 const segments = (path: string) => path.split('/').filter(Boolean).length;
@@ -118,6 +177,9 @@ function describe(entity: GraphEntity, operationType: string | null): FoundEndpo
     operationId: text(properties.operation_id),
     operationType,
     sourceId: entity.definedBy,
+    title: text(properties.summary),
+    docUrl: null,
+    docPages: [],
   };
 }
 
@@ -145,6 +207,9 @@ async function search(sources: EndpointSources, options: FindEndpointsOptions): 
       operationId: typeof metadata.operation_id === 'string' ? metadata.operation_id : null,
       operationType: typeof metadata.operation_type === 'string' ? metadata.operation_type : null,
       sourceId: sourcePath,
+      title: null,
+      docUrl: null,
+      docPages: [],
     });
   }
   // The summary is the Endpoint entity's, when the graph has the operation at all.
@@ -153,6 +218,10 @@ async function search(sources: EndpointSources, options: FindEndpointsOptions): 
     found.map((endpoint) => endpoint.id),
   );
   const summaries = new Map(entities.map((entity) => [entity.id, describe(entity, null).summary]));
-  for (const endpoint of found) endpoint.summary = summaries.get(endpoint.id) ?? null;
+  for (const endpoint of found) {
+    endpoint.summary = summaries.get(endpoint.id) ?? null;
+    endpoint.title = endpoint.summary;
+  }
+  await addDescribingPages(sources.graph, workspaceId, found);
   return found;
 }

@@ -19,6 +19,13 @@ describe('detectIntent', () => {
     ['What fields does the Location schema have?', { kind: 'schema' }],
     ['Why does the API return 409?', { kind: 'error' }],
     ['How do we initialise LES from RANS?', { kind: 'general' }],
+    // 001's own examples of schema and error questions.
+    ['what fields does a user have', { kind: 'schema' }],
+    ['user object structure', { kind: 'schema' }],
+    ['data model', { kind: 'schema' }],
+    ['error codes', { kind: 'error' }],
+    ['failed request', { kind: 'error' }],
+    ['exception handling', { kind: 'error' }],
   ])('%s', (query, expected) => {
     expect(detectIntent(query)).toEqual(expected);
   });

@@ -19,8 +19,11 @@ const ENDPOINT = new RegExp(
   ].join('|'),
   'i',
 );
-const SCHEMA = /\b(schemas?|fields?|propert(y|ies)|request body|payload|attributes?|model)\b/i;
-const ERROR = /\b(errors?|error codes?|status codes?|[45]\d\d|fail(s|ed|ing|ure)?)\b/i;
+// 001's examples: "what fields", "user object structure", "data model"; "error codes", "failed
+// request", "exception handling".
+const SCHEMA = /\b(schemas?|fields?|propert(y|ies)|request body|payload|attributes?|model|structures?)\b/i;
+const FAILED_CALL = /\b(fail(s|ed|ing)?|rejected|erroring)\s+(api\s+)?(requests?|calls?)\b/i;
+const ERROR = /\b(errors?|error codes?|status codes?|[45]\d\d|fail(s|ed|ing|ure)?|exceptions?)\b/i;
 
 /** Checked in order; an update or delete verb outranks "new" or "add" in the same question. */
 const OPERATION_VERBS: ReadonlyArray<[string, RegExp]> = [
@@ -43,13 +46,16 @@ const OPERATION_VERBS: ReadonlyArray<[string, RegExp]> = [
  * first stage is narrowed to that kind and falls back to everything when too little matches.
  */
 export function detectIntent(query: string): QueryIntent {
-  const kind: IntentKind = ENDPOINT.test(query)
-    ? 'endpoint'
-    : ERROR.test(query)
-      ? 'error'
-      : SCHEMA.test(query)
-        ? 'schema'
-        : 'general';
+  // "a failed request" asks about the failure, not about which request to send.
+  const kind: IntentKind = FAILED_CALL.test(query)
+    ? 'error'
+    : ENDPOINT.test(query)
+      ? 'endpoint'
+      : ERROR.test(query)
+        ? 'error'
+        : SCHEMA.test(query)
+          ? 'schema'
+          : 'general';
   if (kind !== 'endpoint') return { kind };
   const verb = OPERATION_VERBS.find(([, pattern]) => pattern.test(query));
   if (verb) return { kind, operationType: verb[0] };

@@ -12,7 +12,19 @@ export interface ReferenceSettings {
   maxChunks: number;
   /** Wall-clock budget (RETRIEVAL_TIMEOUT_MS); past it the expansion stops and says so. */
   timeoutMs: number;
+  /**
+   * One query for all the documents of a level (BATCH_REFERENCE_LOOKUP, the default), or one per
+   * document: same result, more round trips; kept for databases where a long IN list plans badly.
+   */
+  batch?: boolean;
 }
+
+/**
+ * What a reference counts for beside the hits, when the context is ordered by score alone
+ * (CONTEXT_PRIORITIZE_PRIMARY=false): the score of the primary hit its path started from, halved
+ * per level, so a direct dependency of the best hit can outrank a weak hit, a distant one cannot.
+ */
+export const REFERENCE_SCORE_DECAY = 0.5;
 
 /** A chunk reached by following references, with the path that reached it. */
 export interface ReferenceHit extends RetrievalHit {
@@ -33,6 +45,10 @@ export interface ReferenceExpansion {
     visited: number;
     /** Referenced ids that name no stored document: logged and skipped. */
     missing: string[];
+    /** References to documents already visited (cycles, shared schemas): skipped, counted. */
+    revisited: number;
+    /** Lookups sent to the database (one per level when batched, one per document when not). */
+    lookups: number;
     /** True when the timeout stopped the expansion early. */
     partial: boolean;
     /** Why it stopped short: 'reference_budget', 'timeout'. */
@@ -76,6 +92,8 @@ export async function expandReferences(
   const started = performance.now();
   const references: ReferenceHit[] = [];
   const missing: string[] = [];
+  let revisited = 0;
+  let lookups = 0;
   const limitsHit = new Set<string>();
   const seenChunks = new Set(primary.map((hit) => hit.chunkId));
   const visited = new Set(primary.map((hit) => hit.sourcePath));
@@ -92,6 +110,7 @@ export async function expandReferences(
     [...ranks.keys()],
     new Map(primary.map((hit) => [hit.documentId, hit.sourcePath])),
     ranks,
+    logger,
   );
   for (let level = 1; level <= settings.maxDepth && frontier.length > 0; level++) {
     if (references.length >= settings.maxChunks) {
@@ -104,10 +123,22 @@ export async function expandReferences(
       break;
     }
     const wanted = frontier.filter(({ target }) => !visited.has(target));
+    const again = new Set(frontier.filter(({ target }) => visited.has(target)).map(({ target }) => target))
+      .size;
+    if (again > 0) {
+      revisited += again;
+      logger.debug('references revisited', {
+        event: 'reference-revisited',
+        workspaceId,
+        level,
+        count: again,
+      });
+    }
     const targets = [...new Set(wanted.map(({ target }) => target))];
     for (const target of targets) visited.add(target);
     if (targets.length === 0) break;
-    const rows = await sql.query<ReferencedRow>(REFERENCED_DOCUMENTS, [workspaceId, targets]);
+    const rows = await lookUp(sql, workspaceId, targets, settings.batch ?? true);
+    lookups += rows.lookups;
     const found = new Set(rows.rows.map((row) => row.source_path));
     for (const target of targets) {
       if (found.has(target)) continue;
@@ -132,12 +163,15 @@ export async function expandReferences(
           limitsHit.add('reference_budget');
         } else {
           seenChunks.add(row.chunk_id);
-          references.push(toReferenceHit(row, level, via.get(row.source_path)!.from));
+          const { from, rank } = via.get(row.source_path)!;
+          const score = Math.max(0, primary[rank]!.score) * REFERENCE_SCORE_DECAY ** level;
+          references.push(toReferenceHit(row, level, from, score));
           depth = level;
         }
       }
       const rank = via.get(row.source_path)!.rank;
-      for (const target of refIds(row.ref_ids)) next.push({ target, from: row.source_path, rank });
+      for (const target of refIds(row.ref_ids, logger, row.source_path))
+        next.push({ target, from: row.source_path, rank });
     }
     frontier = next;
   }
@@ -147,6 +181,8 @@ export async function expandReferences(
       depth,
       visited: visited.size,
       missing,
+      revisited,
+      lookups,
       partial,
       limitsHit: [...limitsHit],
       ms: Number((performance.now() - started).toFixed(2)),
@@ -161,11 +197,30 @@ interface Frontier {
   rank: number;
 }
 
+/** The chunks of the documents at `targets`, in that order: one query, or one per document. */
+async function lookUp(
+  sql: Sql,
+  workspaceId: string,
+  targets: string[],
+  batch: boolean,
+): Promise<{ rows: ReferencedRow[]; lookups: number }> {
+  if (batch) {
+    const result = await sql.query<ReferencedRow>(REFERENCED_DOCUMENTS, [workspaceId, targets]);
+    return { rows: result.rows, lookups: 1 };
+  }
+  const rows: ReferencedRow[] = [];
+  for (const target of targets) {
+    rows.push(...(await sql.query<ReferencedRow>(REFERENCED_DOCUMENTS, [workspaceId, [target]])).rows);
+  }
+  return { rows, lookups: targets.length };
+}
+
 async function refIdsOf(
   sql: Sql,
   documentIds: number[],
   sourcePaths: Map<number, string>,
   ranks: Map<number, number>,
+  logger: Logger,
 ): Promise<Frontier[]> {
   if (documentIds.length === 0) return [];
   const result = await sql.query<{ id: number; ref_ids: unknown }>(
@@ -176,7 +231,7 @@ async function refIdsOf(
     [documentIds],
   );
   return result.rows.flatMap((row) =>
-    refIds(row.ref_ids).map((target) => ({
+    refIds(row.ref_ids, logger, sourcePaths.get(row.id)!).map((target) => ({
       target,
       from: sourcePaths.get(row.id)!,
       rank: ranks.get(row.id)!,
@@ -184,12 +239,20 @@ async function refIdsOf(
   );
 }
 
-/** ref_ids as stored in metadata; anything that is not a list of strings is no reference. */
-function refIds(value: unknown): string[] {
+/**
+ * ref_ids as stored in metadata: a list of ids (what our loaders write), or the design's
+ * `{"<id>": [additional context], ...}` object, whose keys are the ids. Anything else is no
+ * reference: the document is treated as referencing nothing, and a debug line says so.
+ */
+function refIds(value: unknown, logger: Logger, sourcePath: string): string[] {
+  if (value === null || value === undefined) return [];
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value;
+  if (typeof value === 'object' && !Array.isArray(value)) return Object.keys(value);
+  logger.debug('malformed ref_ids', { event: 'reference-malformed', sourcePath });
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
-function toReferenceHit(row: ReferencedRow, depth: number, from: string): ReferenceHit {
+function toReferenceHit(row: ReferencedRow, depth: number, from: string, score: number): ReferenceHit {
   return {
     id: row.id,
     chunkId: row.chunk_id,
@@ -204,9 +267,9 @@ function toReferenceHit(row: ReferencedRow, depth: number, from: string): Refere
     endOffset: row.end_offset,
     sectionPath: row.section_path,
     metadata: row.metadata,
-    // A reference is in the context because of where it points from, not for a score of its own.
-    score: 0,
-    fusedScore: 0,
+    // A reference is in the context because of where it points from: its score is inherited.
+    score,
+    fusedScore: score,
     channels: {},
     reference: { depth, from },
   };

@@ -48,6 +48,11 @@ export interface RetrieverSettings {
   graphHops: number;
   /** RM3 pseudo-relevance feedback on the lexical channel (see feedback.ts); weight 0 = off. */
   feedback: { documents: number; terms: number; weight: number };
+  /**
+   * Intent recognition and the metadata narrowing it picks (ENABLE_QUERY_ANALYSIS; default true).
+   * Off, every question is searched as asked, under the caller's filters alone.
+   */
+  queryAnalysis?: boolean;
 }
 
 export type RetrievalChannel = 'vector' | 'lexical' | 'graph';
@@ -64,7 +69,7 @@ export interface RetrieveOptions {
   rerank?: boolean;
   /** Candidates per channel (default RETRIEVAL_CANDIDATES); evaluation at depth 100 needs 100. */
   candidates?: number;
-  /** Narrow the first stage by the question's intent (default true); see intent.ts. */
+  /** Narrow the first stage by the question's intent (default ENABLE_QUERY_ANALYSIS); see intent.ts. */
   intent?: boolean;
   /** RM3 feedback on the lexical channel (default: on when its configured weight is above 0). */
   feedback?: boolean;
@@ -186,7 +191,8 @@ export class HybridRetriever {
   async retrieve(options: RetrieveOptions): Promise<RetrievalResult> {
     const filters = parseFilters(options.filters);
     const k = options.k ?? 10;
-    const worded = options.intent === false ? ({ kind: 'general' } as const) : detectIntent(options.query);
+    const analyse = options.intent ?? this.settings.queryAnalysis ?? true;
+    const worded = analyse ? detectIntent(options.query) : ({ kind: 'general' } as const);
     // Started at once: every narrowed answer is blended with it, and the fallback is it.
     // The searches of one question share its analysis and its query embedding: the narrowings
     // differ only in their filters.
@@ -196,10 +202,9 @@ export class HybridRetriever {
     // The workspace's specs settle whether a question in plain words is about the API, and rank
     // its operations; the operation match then replaces the narrowing by operation type, which
     // one misread verb would empty.
-    const { intent, match } =
-      options.intent === false
-        ? { intent: worded, match: null }
-        : await apiQuestion(this.sql, options.workspaceId, options.query, worded, filters);
+    const { intent, match } = !analyse
+      ? { intent: worded, match: null }
+      : await apiQuestion(this.sql, options.workspaceId, options.query, worded, filters);
     const enough = Math.min(3, k);
     const tries = match ? [{ ...filters, chunk_type: 'endpoint' }] : narrowings(intent, filters);
     for (const narrowed of tries) {

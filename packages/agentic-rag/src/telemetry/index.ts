@@ -3,16 +3,21 @@ export type { JsonLoggerOptions, LogFields, Logger, LogLevel } from './logger.js
 export {
   answersTotal,
   cacheLookups,
+  crawlRequests,
+  entityExtractionFailures,
   routedReads,
   graphqlOperationDuration,
   httpRequestDuration,
+  ingestBinaryFiles,
   ingestChunks,
   ingestDocuments,
+  ingestPdfPages,
   jobDuration,
   jobsTotal,
   metricsRegistry,
   retrievalScore,
   stageDuration,
+  toolCalls,
   watchQueue,
 } from './metrics.js';
 export type { QueueCounts } from './metrics.js';

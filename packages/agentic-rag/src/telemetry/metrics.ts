@@ -70,6 +70,18 @@ export const retrievalScore = new Histogram({
   registers: [metricsRegistry],
 });
 
+/**
+ * Every call through the tool router. `tool` is a registered tool's name or `unknown` (a name the
+ * caller made up must not become a label value); `outcome` is `ok` or the failure's error code in
+ * lower case (`tool_timeout`, `invalid_input`, `tool_not_allowed`, ...).
+ */
+export const toolCalls = new Counter({
+  name: 'agentic_rag_tool_calls_total',
+  help: 'Tool calls through the tool router by tool and outcome (ok, or the error code in lower case)',
+  labelNames: ['tool', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
 export const ingestDocuments = new Counter({
   name: 'agentic_rag_ingest_documents_total',
   help: 'Documents ingested, by outcome: added, updated, unchanged, removed, skipped, failed',
@@ -80,6 +92,40 @@ export const ingestDocuments = new Counter({
 export const ingestChunks = new Counter({
   name: 'agentic_rag_ingest_chunks_total',
   help: 'Chunks written (added or replaced) by ingestion',
+  registers: [metricsRegistry],
+});
+
+/** PDF and .docx files parsed, by format and outcome (`ok`, or the failure code in lower case). */
+export const ingestBinaryFiles = new Counter({
+  name: 'agentic_rag_ingest_binary_files_total',
+  help: 'PDF and .docx files parsed by format (pdf, docx) and outcome (ok, or the failure code in lower case)',
+  labelNames: ['format', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+/** Pages of the PDFs parsed: its rate is the pages/s an ingest reads. */
+export const ingestPdfPages = new Counter({
+  name: 'agentic_rag_ingest_pdf_pages_total',
+  help: 'Pages of the PDF files parsed by ingestion',
+  registers: [metricsRegistry],
+});
+
+/**
+ * Every page request a web crawl made, by outcome: `fetched` (a body ingested), `not_modified`
+ * (304), `gone` (404/410), `skipped` (not HTML), `failed` (any other answer, or none).
+ */
+export const crawlRequests = new Counter({
+  name: 'agentic_rag_crawl_requests_total',
+  help: 'Page requests of web crawls by outcome: fetched, not_modified, gone, skipped, failed',
+  labelNames: ['outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+/** A model-backed extractor that failed on a document; ingestion went on with the offline facts. */
+export const entityExtractionFailures = new Counter({
+  name: 'agentic_rag_entity_extraction_failures_total',
+  help: 'Documents whose model-based entity extraction failed (ingested with offline extraction), by error code',
+  labelNames: ['code'] as const,
   registers: [metricsRegistry],
 });
 
