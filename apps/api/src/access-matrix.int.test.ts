@@ -113,6 +113,45 @@ describe('access matrix: every operation on every transport for every key', () =
     return { status: response.status, code: reply.error_code ?? null, empty: false };
   };
 
+  /**
+   * A streaming route: a request refused before the stream starts is answered with a JSON error
+   * body; after that the stream's events say how it ended (an error event, or a final one).
+   */
+  const streamed = async (
+    cell: Cell,
+    path: string,
+    body: unknown,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    codeOf: (payload: any) => { code: string | null; final: boolean },
+  ) => {
+    const response = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        ...(cell.authorization ? { authorization: cell.authorization } : {}),
+      },
+      body: JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      const reply = JSON.parse(text) as {
+        error_code?: string;
+        errors?: Array<{ extensions?: { code?: string } }>;
+      };
+      const code = reply.error_code ?? reply.errors?.[0]?.extensions?.code ?? 'NOT_A_STREAM';
+      return { status: response.status, code, empty: true };
+    }
+    const outcomes = text
+      .split('\n')
+      .filter((line) => line.startsWith('data: ') && line.length > 'data: '.length)
+      .map((line) => codeOf(JSON.parse(line.slice('data: '.length))));
+    const code = outcomes.find((outcome) => outcome.code !== null)?.code ?? null;
+    // A stream that ends without an error must have ended with its answer.
+    const ended = code !== null || outcomes.some((outcome) => outcome.final);
+    return { status: response.status, code: ended ? code : 'NO_FINAL_EVENT', empty: !ended };
+  };
+
   let rpcId = 0;
   const mcpCall = async (cell: Cell, name: string, args: Record<string, unknown>) => {
     const response = await fetch(mcpUrl, {
@@ -264,6 +303,14 @@ describe('access matrix: every operation on every transport for every key', () =
     (cell) => ({ id: `matrix/${cell.label}.md` }),
   );
   gql(
+    'crawlSite',
+    'ingest',
+    'writer',
+    'mutation($w: ID!) { crawlSite(input: {workspaceId: $w, url: "http://169.254.169.254/latest/meta-data/"}) { mode } }',
+    // An allowed cell reaches the crawl, whose address policy refuses the metadata address.
+    { allowedCodes: ['FETCH_BLOCKED'] },
+  );
+  gql(
     'deleteDocument',
     'deleteDocument',
     'writer',
@@ -325,6 +372,63 @@ describe('access matrix: every operation on every transport for every key', () =
     document_ids: ['algorithm:3.2'],
   });
   restSurface('/entity/{entity_type}/{number}', 'entity', '/entity/algorithm/3.2', undefined);
+  surfaces.push({
+    transport: 'rest',
+    name: '/admin/kb/refresh',
+    operation: 'refreshUrl',
+    needs: 'admin',
+    // An allowed cell reaches the refresh, whose address policy refuses the metadata address.
+    allowedCodes: ['FETCH_BLOCKED'],
+    call: (cell) =>
+      rest(
+        cell,
+        `/admin/kb/refresh?url=${encodeURIComponent('http://169.254.169.254/latest/meta-data/')}`,
+        {},
+      ),
+  });
+  surfaces.push({
+    transport: 'rest',
+    name: '/answer/stream',
+    operation: 'answer',
+    needs: 'reader',
+    call: (cell) =>
+      streamed(
+        cell,
+        `/answer/stream?workspace=${ws}`,
+        { query: 'How do I create a location?' },
+        (event: { type: string; code?: string }) => ({
+          code: event.type === 'error' ? event.code! : null,
+          final: event.type === 'final',
+        }),
+      ),
+  });
+  surfaces.push({
+    transport: 'graphql',
+    name: 'ragAnswerStream',
+    operation: 'answer',
+    needs: 'reader',
+    call: (cell) =>
+      streamed(
+        cell,
+        '/graphql/stream',
+        {
+          query:
+            'subscription($w: ID!) { ragAnswerStream(input: {query: "How do I create a location?", workspaceId: $w}) { type error { code } } }',
+          variables: { w: ws },
+        },
+        (payload: {
+          data?: { ragAnswerStream: { type: string; error: { code: string } | null } };
+          errors?: Array<{ extensions?: { code?: string } }>;
+        }) => ({
+          code:
+            payload.errors?.[0]?.extensions?.code ??
+            (payload.data?.ragAnswerStream.type === 'error'
+              ? payload.data.ragAnswerStream.error!.code
+              : null),
+          final: payload.data?.ragAnswerStream.type === 'final',
+        }),
+      ),
+  });
 
   const tool = (
     name: string,
@@ -382,11 +486,12 @@ describe('access matrix: every operation on every transport for every key', () =
     return workspaceBound && cell.scope === 'other' ? 'WORKSPACE_NOT_FOUND' : 'ok';
   }
 
-  it('has a row for every GraphQL field, REST route, MCP tool and service operation', () => {
+  it('has a row for every GraphQL field (subscriptions too), REST route, MCP tool and service operation', () => {
     const schema = buildSchema(typeDefs);
     const fields = [
       ...Object.keys(schema.getQueryType()!.getFields()),
       ...Object.keys(schema.getMutationType()!.getFields()),
+      ...Object.keys(schema.getSubscriptionType()!.getFields()),
     ].sort();
     const covered = (transport: Surface['transport']) =>
       surfaces

@@ -166,9 +166,11 @@ describe('API /metrics, request-scoped logs and trace continuation', () => {
     expect(response.headers.get('x-request-id')).toBe(requestId);
     const { runId, traceId } = body.data!.ragAnswer as { runId: string; traceId: string };
     const mine = entries().filter((entry) => entry.requestId === requestId);
-    expect(mine.map((entry) => entry.event)).toEqual(['answer-done', 'http-request']);
-    expect(mine[0]).toMatchObject({ level: 'info', runId, traceId, workspaceId: ws, cached: false });
-    expect(mine[1]).toMatchObject({ method: 'POST', route: '/graphql', status: 200, aborted: false });
+    // LOG_RETRIEVAL_STATS (on by default) adds the context's stats line, under the same ids.
+    expect(mine.map((entry) => entry.event)).toEqual(['retrieval-stats', 'answer-done', 'http-request']);
+    expect(mine[0]).toMatchObject({ level: 'info', runId, traceId, workspaceId: ws });
+    expect(mine[1]).toMatchObject({ level: 'info', runId, traceId, workspaceId: ws, cached: false });
+    expect(mine[2]).toMatchObject({ method: 'POST', route: '/graphql', status: 200, aborted: false });
 
     // A header that is not a plain token is replaced, never copied into the logs.
     const forged = await graphql(
@@ -184,7 +186,7 @@ describe('API /metrics, request-scoped logs and trace continuation', () => {
       entries()
         .filter((entry) => entry.requestId === generated)
         .map((entry) => entry.event),
-    ).toEqual(['answer-done', 'http-request']);
+    ).toEqual(['retrieval-stats', 'answer-done', 'http-request']);
   });
 
   it('continues a caller’s traceparent through the request span into ragAnswer; scrapes make no spans', async () => {

@@ -19,7 +19,7 @@ describe('rate limits over HTTP', () => {
     await runtime.pipeline.ingestInline(ws, [{ id: 'notes/a.md', content: '# A\n\nDock seven is cold.\n' }]);
     // A bucket of two that refills once a minute: the third request inside a minute is refused.
     const service = new RagService(runtime, { limiter: createRateLimiter({ perSecond: 1 / 60, burst: 2 }) });
-    for (let index = 0; index < 2; index++)
+    for (let index = 0; index < 4; index++)
       keys.push((await service.keys.create({ workspaceId: ws, role: 'reader', label: 'limits' })).key);
     const api = await createApi(service);
     await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
@@ -59,5 +59,56 @@ describe('rate limits over HTTP', () => {
     expect(await rest.json()).toMatchObject({ error_code: 'RATE_LIMITED', status_code: 429 });
 
     expect((await corpus(second)).status).toBe(200);
+  });
+
+  const post = (path: string, key: string, body: unknown) =>
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        // Apollo answers an event-stream-only accept with 406; the streaming routes want it.
+        accept: path === '/graphql' ? 'application/json' : 'text/event-stream',
+        authorization: `Bearer ${key}`,
+      },
+      body: JSON.stringify(body),
+    });
+  const question = { workspaceId: ws, query: 'Which dock is cold?' };
+  const ragAnswer = (key: string) =>
+    post('/graphql', key, {
+      query: 'mutation($input: RagAnswerInput!) { ragAnswer(input: $input) { answer } }',
+      variables: { input: question },
+    });
+  const restStream = (key: string) => post('/answer/stream', key, question);
+  const graphqlStream = (key: string) =>
+    post('/graphql/stream', key, {
+      query: 'subscription($input: RagAnswerInput!) { ragAnswerStream(input: $input) { type } }',
+      variables: { input: question },
+    });
+
+  it('counts both streaming routes against the bucket ragAnswer draws on, and refuses them alike', async () => {
+    const [, , third, fourth] = keys as [string, string, string, string];
+    // ragAnswer takes the first token, a REST stream the second: the third request is refused.
+    expect((await ragAnswer(third)).status).toBe(200);
+    const streamed = await restStream(third);
+    expect(streamed.status).toBe(200);
+    expect(await streamed.text()).toContain('event: final\n');
+    const refused = await restStream(third);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await refused.json()).toMatchObject({ error_code: 'RATE_LIMITED', status_code: 429 });
+    const subscription = await graphqlStream(third);
+    expect(subscription.status).toBe(429);
+    expect(Number(subscription.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await subscription.json()).toMatchObject({ errors: [{ extensions: { code: 'RATE_LIMITED' } }] });
+
+    // The other way round: two subscriptions spend a key's burst, and ragAnswer is refused after them.
+    for (let index = 0; index < 2; index++) {
+      const allowed = await graphqlStream(fourth);
+      expect(allowed.status).toBe(200);
+      expect(await allowed.text()).toContain('"type":"final"');
+    }
+    const answer = await ragAnswer(fourth);
+    expect(answer.status).toBe(429);
+    expect(await answer.json()).toMatchObject({ errors: [{ extensions: { code: 'RATE_LIMITED' } }] });
   });
 });

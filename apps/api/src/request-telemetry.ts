@@ -12,8 +12,12 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-/** Routes the server answers, as metric labels; every other path is one `unmatched` series. */
-const ROUTES = new Set(['/graphql', '/explorer', '/healthz', '/readyz', '/metrics']);
+/**
+ * Routes the server answers, as metric labels; every other path is one `unmatched` series.
+ * '/graphql/stream' is GRAPHQL_STREAM_PATH written out: importing it would close a cycle through
+ * graphql/errors.ts, which imports this file.
+ */
+const ROUTES = new Set(['/graphql', '/graphql/stream', '/explorer', '/healthz', '/readyz', '/metrics']);
 
 /** Probes and scrapes come every few seconds: their lines are debug, and they make no spans. */
 const QUIET_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);

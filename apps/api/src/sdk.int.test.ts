@@ -135,7 +135,8 @@ describe('@agentic-rag/client', () => {
     const sdk = client();
     await expect(sdk.semanticSearch({ query: 'ab' })).rejects.toMatchObject({
       name: 'AgenticRagError',
-      code: 'INVALID_INPUT',
+      // the REST contract's validation code (003)
+      code: 'INVALID_PARAMETER',
       status: 400,
       message: 'query must be at least 3 characters',
     });
@@ -168,15 +169,24 @@ describe('@agentic-rag/client', () => {
       entityId: 'user:alice',
     });
     expect(bundle.graph).toContainEqual({
-      id: 'Alice MAINTAINS webhook dispatcher',
-      from: 'Alice',
+      id: 'Person:Alice MAINTAINS Service:webhook dispatcher',
+      source: 'Person:Alice',
       relation: 'MAINTAINS',
-      to: 'webhook dispatcher',
+      target: 'Service:webhook dispatcher',
       depth: 1,
       score: 1,
+      pieceId: 'a-2',
+      description: null,
+      fromEntity: true,
     });
     expect(bundle.graph).toContainEqual(
-      expect.objectContaining({ relation: 'DEPENDS_ON', depth: 2, score: 0.5 }),
+      expect.objectContaining({
+        relation: 'DEPENDS_ON',
+        depth: 2,
+        score: 0.5,
+        pieceId: null,
+        fromEntity: false,
+      }),
     );
     // One ordering, whatever the kind: score descending, then id.
     const order = bundle.items.map((item) => [-item.score, item.id] as const);
@@ -196,8 +206,28 @@ describe('@agentic-rag/client', () => {
       formatters: { user_profile: 'Bob: {content}', skills: (pieces) => `${pieces.length} procedure(s)` },
     });
     const provided = await provider.provide('failover duty');
-    expect(provided.user_profile).toBe('Bob: Bob never takes failover duty on Fridays.');
+    // 004's routing: Bob's metadata (then the global metadata) and his preference to user_profile.
+    expect(provided.user_profile).toBe(
+      'name: Bob\nrole: developer\n\nescalation: page the incident commander after 15 minutes\nteam: Platform SRE\n\n' +
+        'Bob: Bob never takes failover duty on Fridays.',
+    );
     expect(provided.skills).toBe('1 procedure(s)');
     expect(provided.instructions).toBeUndefined();
+  });
+
+  it('routes an entity’s graph: an edge linking a piece goes with the piece, other edges to context', async () => {
+    const provider = new KnowledgeProvider({
+      client: client(),
+      workspaceId: ws,
+      entityId: 'user:alice',
+      topK: 5,
+    });
+    const provided = await provider.provide('who maintains the webhook dispatcher');
+    expect(provided.context).toBe(
+      '[fact] Alice maintains the webhook dispatcher and its failover runbook.\n\n' +
+        // relationships by (relation type, target)
+        'Service:webhook dispatcher DEPENDS_ON → Service:delivery queue\nMAINTAINS → Service:webhook dispatcher',
+    );
+    expect(provided.user_profile).toMatch(/^name: Alice\nrole: on-call lead\n\nescalation: /);
   });
 });

@@ -9,8 +9,10 @@ import {
 } from '@agentic-rag/core';
 import { handleExplorer } from './explorer/index.js';
 import { createGraphql } from './graphql/apollo.js';
+import { createGraphqlStream, GRAPHQL_STREAM_PATH } from './graphql/stream.js';
 import { BodyTooLarge, MalformedBody } from './http-body.js';
 import { sendError, sendJson } from './http-errors.js';
+import { refuseWhenDisabled } from './rag-gate.js';
 import { refuseGraphql, refuseRest } from './refusals.js';
 import { withRequestTelemetry } from './request-telemetry.js';
 import { handleRest } from './rest/router.js';
@@ -34,13 +36,15 @@ export async function createApi(
   const { runtime } = service;
   const state: ApiState = { service, ready: false };
   const graphql = await createGraphql(service);
+  const graphqlStream = createGraphqlStream(service);
   const authenticate = (request: IncomingMessage) => service.authenticate(request.headers.authorization);
 
   const route = async (request: IncomingMessage, response: ServerResponse, logger: Logger): Promise<void> => {
     if (handleExplorer(request, response)) return;
     const url = new URL(request.url ?? '/', 'http://localhost');
     const method = request.method ?? 'GET';
-    if (url.pathname === '/graphql' && (method === 'POST' || method === 'GET')) {
+    const streaming = url.pathname === GRAPHQL_STREAM_PATH;
+    if ((url.pathname === '/graphql' || streaming) && (method === 'POST' || method === 'GET')) {
       let caller: Caller;
       try {
         caller = await authenticate(request);
@@ -48,9 +52,11 @@ export async function createApi(
         refuseGraphql(response, toRagError(error));
         return;
       }
-      await graphql.handle(request, response, logger, caller);
+      if (streaming) await graphqlStream(request, response, logger, caller);
+      else await graphql.handle(request, response, logger, caller);
       return;
     }
+    if (await refuseWhenDisabled(request, response, service)) return;
     if (await handleRest(request, response, service, logger)) return;
     const key = `${method} ${url.pathname}`;
     if (key === 'GET /healthz') {

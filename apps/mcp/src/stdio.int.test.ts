@@ -166,6 +166,9 @@ describe('MCP server over stdio', () => {
       operationId: 'createLocation',
       operationType: 'create',
       sourceId: `${SPEC}#paths/locations/post`,
+      title: 'Create a location',
+      doc_url: null,
+      docPages: [],
     });
 
     // Plural resource, no operation: every endpoint of the resource, typed.
@@ -220,6 +223,23 @@ describe('MCP server over stdio', () => {
     expect(result.answer.startsWith('POST /locations — Create a location [1].')).toBe(true);
     expect(result.citations[0]).toMatchObject({ index: 1, sourceId: `${SPEC}#paths/locations/post` });
     expect(result.selfCheck).toMatchObject({ passed: true });
+  });
+
+  it('rag_answer continues a conversation: a follow-up is rewritten against the earlier question', async () => {
+    const first = await ok('rag_answer', { query: 'How do I create a location?', start_conversation: true });
+    expect(first.conversation).toMatchObject({ turn: 1, rewriter: 'none' });
+    const followUp = await ok('rag_answer', {
+      query: 'and how do I delete it?',
+      conversation_id: first.conversation.id,
+    });
+    expect(followUp.conversation).toEqual({
+      id: first.conversation.id,
+      turn: 2,
+      standaloneQuery: 'how do I delete a location?',
+      rewritten: true,
+      rewriter: 'rules',
+    });
+    expect(followUp.citations[0]).toMatchObject({ sourceId: `${SPEC}#paths/locations/{locationId}/delete` });
   });
 
   it.each([

@@ -213,8 +213,9 @@ export function mcpTools(config: Config): McpTool[] {
     description:
       'The API endpoints of a resource from the knowledge graph, optionally only those of one operation type: ' +
       'resource "location" with operation "create" finds POST /locations. Each endpoint has its method, path, ' +
-      'summary, operation type and the sourceId of the document that defines it. "via" is "search" when the ' +
-      'graph knows no endpoint of the resource and a search over API operations answered instead.',
+      'summary (also as title), operation type, the sourceId of the document that defines it, and the doc pages ' +
+      'that describe it (docPages, most first; doc_url is docPages[0].url, an id for kb_get_doc). "via" is ' +
+      '"search" when the graph knows no endpoint of the resource and a search over API operations answered instead.',
     input: {
       resource: text('resource', 200).describe('the resource, singular or plural: "location", "shipments"'),
       operation: z
@@ -235,7 +236,8 @@ export function mcpTools(config: Config): McpTool[] {
         resource: found.resourceId,
         operation: operation ?? null,
         via: found.via,
-        endpoints: found.endpoints,
+        // 000's Endpoint{method, path, title, doc_url}, with what else we know of it.
+        endpoints: found.endpoints.map(({ docUrl, ...endpoint }) => ({ ...endpoint, doc_url: docUrl })),
       };
     },
   });
@@ -362,14 +364,26 @@ export function mcpTools(config: Config): McpTool[] {
         .describe(`let the answer use calc and lookup (default ${config.AGENTIC_RAG_USE_TOOLS})`),
       filters,
       min_corpus_version: minCorpusVersion,
+      conversation_id: z
+        .string()
+        .max(64)
+        .optional()
+        .describe(
+          'continue a conversation: the conversation.id of an earlier answer; a follow-up ("and how do I delete it?") is rewritten against its turns',
+        ),
+      start_conversation: z
+        .boolean()
+        .optional()
+        .describe('begin a conversation with this question (the answer carries conversation.id)'),
     },
     annotations: {
       readOnlyHint: true,
-      idempotentHint: true,
+      // A conversation records each turn, so the same call twice is two turns.
+      idempotentHint: false,
       openWorldHint: config.AGENTIC_RAG_ENABLE_HTTP_FETCH,
     },
     async run(
-      { query, top_k, use_hyde, use_tools, filters, min_corpus_version },
+      { query, top_k, use_hyde, use_tools, filters, min_corpus_version, conversation_id, start_conversation },
       { service, caller, workspaceId, signal, logger },
     ) {
       const answer = await service.answer(
@@ -382,6 +396,8 @@ export function mcpTools(config: Config): McpTool[] {
           minCorpusVersion: min_corpus_version,
           ...(use_hyde !== undefined ? { useHyde: use_hyde } : {}),
           ...(use_tools !== undefined ? { useTools: use_tools } : {}),
+          ...(conversation_id !== undefined ? { conversationId: conversation_id } : {}),
+          ...(start_conversation !== undefined ? { startConversation: start_conversation } : {}),
         },
         { signal, logger },
       );
@@ -395,6 +411,7 @@ export function mcpTools(config: Config): McpTool[] {
         runId: answer.runId,
         traceId: answer.traceId,
         corpusVersion: answer.corpusVersion,
+        ...(answer.conversation ? { conversation: answer.conversation } : {}),
       };
     },
   });

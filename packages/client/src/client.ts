@@ -1,3 +1,4 @@
+import { readAnswerStream } from './answer-stream.js';
 import { AgenticRagError } from './errors.js';
 import type {
   EntityResponse,
@@ -6,6 +7,7 @@ import type {
   GraphExpansion,
   RagAnswer,
   RagAnswerInput,
+  RagAnswerStreamEvent,
   SearchInput,
   SearchResult,
   SemanticSearchRequest,
@@ -13,8 +15,11 @@ import type {
 } from './types.js';
 
 export interface ClientOptions {
-  /** The API's root: `http://localhost:4000`. */
-  baseUrl: string;
+  /**
+   * The API's root. Default: `RAG_SERVICE_URL` when the process has it (003's name for where the
+   * RAG service is), else `http://localhost:4000`, where `pnpm start` listens.
+   */
+  baseUrl?: string;
   /** Used when a call names none. */
   workspaceId?: string;
   /** The API key (`ar_…`): sent as `Authorization: Bearer <key>` with every request. */
@@ -29,8 +34,9 @@ export interface ClientOptions {
 const RAG_ANSWER = `mutation RagAnswer($input: RagAnswerInput!) {
   ragAnswer(input: $input) {
     answer refused cached runId traceId corpusVersion
-    citations { index sourceId chunkId title url snippet score }
+    citations { index sourceId chunkId title url snippet score pageNumber }
     selfCheck { passed citationCoverage warnings }
+    conversation { id turn standaloneQuery rewritten rewriter }
   }
 }`;
 const SEARCH = `query Search($input: SearchInput!) {
@@ -48,16 +54,19 @@ const EXPAND = `query Expand($workspaceId: ID!, $ids: [ID!]!, $depth: Int, $rela
 
 /**
  * The agentic-rag APIs from TypeScript: GraphQL (`ragAnswer`, `search`, `expandGraph`, or any
- * query with `graphql()`) and the REST contract (`semanticSearch`, `expandDocuments`,
+ * query with `graphql()`), `ragAnswerStream` (Server-Sent Events), and the REST contract
+ * (`semanticSearch`, `expandDocuments`,
  * `entity`). Errors are `AgenticRagError` with the service's code. REST answers are cached in
  * memory and revalidated with `If-None-Match`, so an unchanged corpus costs a 304.
  */
 export class AgenticRagClient {
   private readonly fetchImpl: typeof fetch;
   private readonly etags = new Map<string, { etag: string; body: unknown }>();
+  private readonly baseUrl: string;
 
-  constructor(private readonly options: ClientOptions) {
+  constructor(private readonly options: ClientOptions = {}) {
     this.fetchImpl = options.fetch ?? fetch;
+    this.baseUrl = options.baseUrl ?? defaultBaseUrl();
   }
 
   get workspaceId(): string | undefined {
@@ -89,6 +98,35 @@ export class AgenticRagClient {
   async ragAnswer(input: RagAnswerInput): Promise<RagAnswer> {
     const data = await this.graphql<{ ragAnswer: RagAnswer }>(RAG_ANSWER, { input: this.scoped(input) });
     return data.ragAnswer;
+  }
+
+  /**
+   * ragAnswer as it runs (`POST /answer/stream`): stage progress, the answer's text in pieces,
+   * each citation once it is final, then `final` with the whole answer. Abort `signal` (or break
+   * out of the loop) to stop the run on the server.
+   */
+  async *ragAnswerStream(
+    input: RagAnswerInput,
+    options: { signal?: AbortSignal } = {},
+  ): AsyncGenerator<RagAnswerStreamEvent, void, undefined> {
+    const response = await this.send('/answer/stream', {
+      method: 'POST',
+      body: JSON.stringify(this.scoped(input)),
+      headers: { accept: 'text/event-stream' },
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    if (!response.ok || !response.body) {
+      const parsed = (await response.json().catch(() => null)) as {
+        error_code?: string;
+        detail?: string;
+      } | null;
+      throw new AgenticRagError(
+        parsed?.error_code ?? 'BAD_RESPONSE',
+        parsed?.detail ?? `the API answered ${response.status}`,
+        response.status,
+      );
+    }
+    yield* readAnswerStream(response.body);
   }
 
   async search(input: SearchInput): Promise<SearchResult> {
@@ -158,10 +196,10 @@ export class AgenticRagClient {
 
   private async send(
     path: string,
-    init: { method: string; body?: string; headers?: Record<string, string> },
+    init: { method: string; body?: string; headers?: Record<string, string>; signal?: AbortSignal },
   ): Promise<Response> {
     try {
-      return await this.fetchImpl(`${this.options.baseUrl.replace(/\/+$/, '')}${path}`, {
+      return await this.fetchImpl(`${this.baseUrl.replace(/\/+$/, '')}${path}`, {
         ...init,
         headers: {
           'content-type': 'application/json',
@@ -171,10 +209,7 @@ export class AgenticRagClient {
         },
       });
     } catch (error) {
-      throw new AgenticRagError(
-        'UNREACHABLE',
-        `cannot reach ${this.options.baseUrl}: ${(error as Error).message}`,
-      );
+      throw new AgenticRagError('UNREACHABLE', `cannot reach ${this.baseUrl}: ${(error as Error).message}`);
     }
   }
 
@@ -191,4 +226,10 @@ export class AgenticRagClient {
       );
     return workspace;
   }
+}
+
+/** `RAG_SERVICE_URL` where there is a process environment (Node, Bun, Deno's node compat), else the API's default port. */
+function defaultBaseUrl(): string {
+  const environment = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  return environment?.RAG_SERVICE_URL || 'http://localhost:4000';
 }

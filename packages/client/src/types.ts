@@ -8,6 +8,8 @@ export interface Citation {
   url: string | null;
   snippet: string;
   score: number;
+  /** The 1-based page the cited passage starts on, for a paged source (PDF); null otherwise. */
+  pageNumber: number | null;
 }
 
 export interface RagAnswer {
@@ -19,7 +21,28 @@ export interface RagAnswer {
   traceId: string;
   corpusVersion: number;
   selfCheck: { passed: boolean; citationCoverage: number; warnings: string[] };
+  /** Set when the question was asked in a conversation. */
+  conversation?: AnswerConversation | null;
 }
+
+export interface AnswerConversation {
+  /** Pass it as `conversationId` with the next question. */
+  id: string;
+  turn: number;
+  /** The question answered: a follow-up made standalone against the earlier turns. */
+  standaloneQuery: string;
+  rewritten: boolean;
+  rewriter: 'none' | 'rules' | 'llm';
+}
+
+/** What `ragAnswerStream` yields (the server's `error` event is thrown as an AgenticRagError). */
+export type RagAnswerStreamEvent =
+  | { type: 'stage'; stage: string; status: 'started' }
+  | { type: 'stage'; stage: string; status: 'finished'; ms: number }
+  | { type: 'delta'; text: string }
+  | { type: 'citation'; citation: Citation }
+  | { type: 'final'; answer: RagAnswer }
+  | { type: 'error'; code: string; message: string; retryable: boolean };
 
 export interface RagAnswerInput {
   query: string;
@@ -33,6 +56,10 @@ export interface RagAnswerInput {
    * your own write through another API process or a replica.
    */
   minCorpusVersion?: number;
+  /** Continue a conversation (the `conversation.id` of an earlier answer). */
+  conversationId?: string;
+  /** Begin a conversation with this question. */
+  startConversation?: boolean;
 }
 
 export interface SearchHit {
@@ -84,7 +111,7 @@ export interface SemanticSearchResponse {
     type: string;
     content: string;
     number: string | null;
-    title: string | null;
+    title: string;
     chapter: string | null;
     section: string | null;
     page_number: number | null;
@@ -114,23 +141,13 @@ export interface EntityResponse {
   id: string;
   type: string;
   number: string | null;
-  title: string | null;
+  title: string;
   chapter: string | null;
   section: string | null;
   page_number: number | null;
   content: string;
-  references: Array<{
-    id: string;
-    type: string;
-    number: string | null;
-    title: string | null;
-    relation: string;
-  }>;
-  cited_by: Array<{
-    id: string;
-    type: string;
-    number: string | null;
-    title: string | null;
-    relation: string;
-  }>;
+  /** Ids (`formula_3_2`) of what the entity references, uses or cites. */
+  references: string[];
+  /** Ids (`exercise_3_2`) of what references, uses or cites the entity. */
+  cited_by: string[];
 }

@@ -1,5 +1,7 @@
 import {
+  crawlSite,
   ErrorCode,
+  parseCrawlRequest,
   RagError,
   type Caller,
   type Logger,
@@ -215,6 +217,45 @@ export const resolvers: Resolvers = {
 
     async resumeIngest(_, args, context) {
       return context.service.resumeIngest(context.caller, args, options(context));
+    },
+
+    async crawlSite(_, { input }, context) {
+      // Permission is ingest's: a crawl writes documents as an ingest does.
+      const { workspaceId, schedule, ...limits } = input;
+      return context.service.guard(
+        context.caller,
+        'ingest',
+        workspaceId,
+        async ({ runtime, workspaceId: workspace, signal }) => {
+          const request = parseCrawlRequest(
+            Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== null)),
+          );
+          const outcome = await crawlSite(
+            { ...runtime, noteCorpusVersion: (id, version) => runtime.corpusVersions.note(id, version) },
+            workspace,
+            request,
+            schedule ?? null,
+            signal,
+          );
+          const jobs = await Promise.all(outcome.jobIds.map((id) => runtime.jobs.get(id)));
+          return {
+            mode: outcome.mode,
+            jobs: jobs.filter((job) => job !== null),
+            summary: outcome.summary && {
+              ...outcome.summary,
+              failures: outcome.summary.failures.map((failure) => ({
+                ...failure,
+                sourceId: failure.sourcePath,
+              })),
+            },
+            schedule: outcome.schedule && {
+              ...outcome.schedule,
+              everySeconds: outcome.schedule.everyMs / 1000,
+            },
+          };
+        },
+        { ...options(context), workspace: 'create', target: input.url },
+      );
     },
 
     async deleteDocument(_, args, context) {

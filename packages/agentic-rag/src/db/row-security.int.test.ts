@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../../test/backends.js';
 import { loadConfig } from '../config/index.js';
@@ -28,6 +29,11 @@ const WALLED: ReadonlyArray<readonly [table: string, column: string]> = [
   ['rag_document_intents', 'workspace_id'],
   ['rag_lexical_ranges', 'workspace_id'],
   ['rag_lexical_watermarks', 'workspace_id'],
+  // migrations/2026-11-28_1_conversations.sql
+  ['rag_conversations', 'workspace_id'],
+  ['rag_conversation_turns', 'workspace_id'],
+  // migrations/2026-11-28_3_crawl.sql
+  ['rag_crawl_pages', 'workspace_id'],
 ];
 /** Have a workspace_id column but are not row-scoped (a key's scope may be '*'; audit of refusals). */
 const NOT_ROW_SCOPED = new Set(['rag_api_keys', 'rag_audit']);
@@ -86,6 +92,20 @@ describe.each(testBackends())('row-level security on $name', (backend) => {
         `INSERT INTO rag_document_intents (workspace_id, document, generation, content_hash) VALUES ($1, 'x.md', 0, 'h')`,
         [workspaceId],
       );
+      const conversation = randomUUID();
+      await tx.query(
+        `INSERT INTO rag_conversations (id, workspace_id, key_id, turns, expires_at) VALUES ($1, $2, NULL, 1, now() + interval '1 hour')`,
+        [conversation, workspaceId],
+      );
+      await tx.query(
+        `INSERT INTO rag_conversation_turns (conversation_id, workspace_id, turn, question, standalone_query, answer)
+         VALUES ($1, $2, 1, 'q', 'q', 'a')`,
+        [conversation, workspaceId],
+      );
+      await tx.query(
+        `INSERT INTO rag_crawl_pages (workspace_id, site, url) VALUES ($1, 'https://docs.example.test', 'https://docs.example.test/')`,
+        [workspaceId],
+      );
     });
 
   beforeAll(async () => {
@@ -117,6 +137,7 @@ describe.each(testBackends())('row-level security on $name', (backend) => {
         'rag_ingest_stages',
         'rag_knowledge_checkins',
         'rag_document_intents',
+        'rag_crawl_pages',
       ]) {
         await sql.query(`DELETE FROM ${table} WHERE workspace_id = $1`, [workspaceId]);
       }

@@ -35,6 +35,12 @@ export const ErrorCode = {
   SOURCE_OUTSIDE_ROOT: 'SOURCE_OUTSIDE_ROOT',
   SUPERSEDED: 'SUPERSEDED',
   DATA_DIR_DAMAGED: 'DATA_DIR_DAMAGED',
+  INVALID_PARAMETER: 'INVALID_PARAMETER',
+  ROBOTS_DISALLOWED: 'ROBOTS_DISALLOWED',
+  LLM_OUTPUT_INVALID: 'LLM_OUTPUT_INVALID',
+  PAGE_TOO_LARGE: 'PAGE_TOO_LARGE',
+  FILE_TOO_LARGE: 'FILE_TOO_LARGE',
+  DOCUMENT_ENCRYPTED: 'DOCUMENT_ENCRYPTED',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -100,6 +106,20 @@ export const ERROR_CODE_INFO: Record<ErrorCode, ErrorCodeInfo> = {
   SUPERSEDED: { graphql: 'SUPERSEDED', httpStatus: 409, retryable: false },
   // The embedded data directory cannot be opened as it is; the message says how to recover it.
   DATA_DIR_DAMAGED: { graphql: 'DATA_DIR_DAMAGED', httpStatus: 503, retryable: false },
+  // A request field of the REST search contract fails its check: that contract's own name for
+  // what every other surface calls INVALID_INPUT (docs/rest-contract.md).
+  INVALID_PARAMETER: { graphql: 'BAD_USER_INPUT', httpStatus: 400, retryable: false },
+  // A crawl's start URL that the site's robots.txt keeps us out of: asking again will not help.
+  ROBOTS_DISALLOWED: { graphql: 'ROBOTS_DISALLOWED', httpStatus: 403, retryable: false },
+  // The chat model's reply was not the JSON asked for, even when asked again: a retry of the
+  // same job rarely helps, and the caller falls back to its model-free path.
+  LLM_OUTPUT_INVALID: { graphql: 'LLM_OUTPUT_INVALID', httpStatus: 502, retryable: false },
+  // A crawled page over the crawl's byte limit: dropped as soon as the limit is passed.
+  PAGE_TOO_LARGE: { graphql: 'PAGE_TOO_LARGE', httpStatus: 413, retryable: false },
+  // A PDF or .docx over the size or page limit of one document: checked before it is parsed.
+  FILE_TOO_LARGE: { graphql: 'FILE_TOO_LARGE', httpStatus: 413, retryable: false },
+  // A PDF that needs a password to open: the same bytes will never parse, so no retry.
+  DOCUMENT_ENCRYPTED: { graphql: 'DOCUMENT_ENCRYPTED', httpStatus: 422, retryable: false },
 };
 
 export interface RagErrorOptions {

@@ -1,9 +1,13 @@
 import { PostgresAnswerCache, RedisAnswerCache, type AnswerCache } from '../cache/index.js';
 import { ingestMode, type Config } from '../config/index.js';
+import { ConversationStore } from '../conversation/index.js';
 import { CorpusVersions, migrate, openSql, PostgresSql, ReadRoutingSql, type Sql } from '../db/index.js';
 import { CachingEmbedder, createEmbedder, DeterministicEmbedder, type Embedder } from '../embed/index.js';
 import {
+  BestEffortExtractor,
   CachingExtractor,
+  DocPageExtractor,
+  LlmEntityExtractor,
   Neo4jGraphStore,
   NumberedEntityExtractor,
   OfflineEntityExtractor,
@@ -43,6 +47,8 @@ export interface RagRuntime {
   /** Null when AGENTIC_RAG_CACHE=false. */
   cache: AnswerCache | null;
   orchestrator: RagOrchestrator;
+  /** ragAnswer's conversations (written on the primary: a follow-up reads the turn just written). */
+  conversations: ConversationStore;
   jobs: JobStore;
   /** The ingest queue when ingestion goes through workers (AGENTIC_RAG_INGEST_MODE), else null. */
   queue: IngestQueue | null;
@@ -102,7 +108,27 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
       maxRetries: config.RAG_LLM_MAX_RETRIES,
       logger,
     });
-    const extractors = [new OfflineEntityExtractor(), new NumberedEntityExtractor()];
+    const offlineExtractors = [
+      new OfflineEntityExtractor(),
+      new NumberedEntityExtractor(),
+      new DocPageExtractor(),
+    ];
+    // A worker may run extraction as a job of its own: its output then waits in the stage cache.
+    const extractors = [
+      ...(options.recordStages
+        ? offlineExtractors.map((extractor) => new CachingExtractor(extractor, sql))
+        : offlineExtractors),
+      // The model's entities cost a call per document: always cached by content, and a failure
+      // leaves the document with the offline facts (the cache sits inside, so it is not remembered).
+      ...(config.RAG_INGEST_LLM_ENTITIES && llm
+        ? [
+            new BestEffortExtractor(
+              new CachingExtractor(new LlmEntityExtractor({ llm, logger }), sql),
+              logger,
+            ),
+          ]
+        : []),
+    ];
     const pipeline = new IngestPipeline({
       store,
       embedder,
@@ -110,10 +136,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
       secrets: config.INGEST_SECRETS,
       overlapTokens: config.CHUNK_OVERLAP_TOKENS,
       batch: sql.backend === 'pglite' ? EMBEDDED_BATCH_LIMITS : DEFAULT_BATCH_LIMITS,
-      // A worker may run extraction as a job of its own: its output then waits in the stage cache.
-      extractors: options.recordStages
-        ? extractors.map((extractor) => new CachingExtractor(extractor, sql))
-        : extractors,
+      extractors,
       ...(config.RAG_INGEST_HYDE && llm
         ? {
             questions: new CachingQuestionWriter(
@@ -183,6 +206,10 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
       logger,
     });
     const jobs = new JobStore(sql);
+    const conversations = new ConversationStore(sql, {
+      maxTurns: config.AGENTIC_RAG_CONVERSATION_TURNS,
+      ttlSeconds: config.AGENTIC_RAG_CONVERSATION_TTL_SECONDS,
+    });
     queue = options.queue === true && ingestMode(config) === 'queue' ? new IngestQueue(config, jobs) : null;
     return {
       config,
@@ -199,6 +226,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
       tools,
       cache,
       orchestrator,
+      conversations,
       jobs,
       queue,
       close: async () => {

@@ -1,3 +1,4 @@
+export type { AnswerCallOptions, AnswerConversation, AnswerResult, AnswerStreamEvent } from './answers.js';
 export { AuditLog, type AuditEntry, type AuditRecord } from './audit.js';
 export { ANONYMOUS, inScope, localOperator, missingWorkspace, type Caller } from './caller.js';
 export {

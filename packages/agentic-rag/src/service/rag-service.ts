@@ -6,6 +6,7 @@ import type { RagRuntime } from '../runtime/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import { AuditLog } from './audit.js';
 import * as admin from './admin.js';
+import * as answers from './answers.js';
 import { ANONYMOUS, inScope, missingWorkspace, type Caller } from './caller.js';
 import { corpusVersionInput, parseInput, WorkspaceIdSchema, type WorkspaceId } from './inputs.js';
 import { OPERATIONS, type Operation } from './permissions.js';
@@ -256,8 +257,11 @@ export class RagService {
   // The operations, by name: each validates its input and runs through guard.
   search = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
     reads.search(this, caller, input, options);
-  answer = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
-    reads.answer(this, caller, input, options);
+  answer = (caller: Caller, input: Record<string, unknown>, options?: answers.AnswerCallOptions) =>
+    answers.answer(this, caller, input, options);
+  /** ragAnswer as events (stage progress, text pieces, citations, then the result); see answers.ts. */
+  answerStream = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
+    answers.answerStream(this, caller, input, options);
   getDocument = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
     reads.getDocument(this, caller, input, options);
   documentContent = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
@@ -283,6 +287,8 @@ export class RagService {
     writes.refreshDocument(this, caller, input, options);
   resumeIngest = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
     writes.resumeIngest(this, caller, input, options);
+  refreshUrl = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
+    writes.refreshUrl(this, caller, input, options);
   createApiKey = (caller: Caller, input: Record<string, unknown>) => admin.createApiKey(this, caller, input);
   revokeApiKey = (caller: Caller, input: { id: unknown }) => admin.revokeApiKey(this, caller, input);
   listApiKeys = (caller: Caller, input?: { includeRevoked?: unknown }) =>

@@ -87,34 +87,6 @@ export const search = read('search', async (context, input) => {
   };
 });
 
-const AnswerInput = z.object({
-  query: queryText(),
-  topK: integer('topK', 1, 50).nullish(),
-  useHyde: z.boolean({ error: 'useHyde must be a boolean' }).nullish(),
-  useTools: z.boolean({ error: 'useTools must be a boolean' }).nullish(),
-  filters: FiltersSchema.optional(),
-  debug: z.boolean({ error: 'debug must be a boolean' }).nullish(),
-  minCorpusVersion: corpusVersionInput().nullish(),
-});
-
-export const answer = read('answer', async (context, input) => {
-  const { runtime, workspaceId, signal, logger } = context;
-  const parsed = parseInput(AnswerInput, input);
-  return atCorpusVersion(context, parsed.minCorpusVersion, () =>
-    runtime.orchestrator.answer({
-      query: parsed.query,
-      workspaceId,
-      ...(parsed.topK != null ? { topK: parsed.topK } : {}),
-      ...(parsed.useHyde != null ? { useHyde: parsed.useHyde } : {}),
-      ...(parsed.useTools != null ? { useTools: parsed.useTools } : {}),
-      filters: parsed.filters ?? {},
-      debug: parsed.debug === true,
-      ...(signal ? { signal } : {}),
-      logger,
-    }),
-  );
-});
-
 const DocumentInput = z.object({ id: idText('id') });
 
 export const getDocument = read('getDocument', async ({ runtime, workspaceId }, input) => {

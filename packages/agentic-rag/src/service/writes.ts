@@ -2,6 +2,7 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Config } from '../config/index.js';
+import { PageRefresher, parsePageRefreshRequest, type PageRefreshResult } from '../crawl/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import type { IngestSummary } from '../ingest/index.js';
 import { Reconciler } from '../queue/index.js';
@@ -142,6 +143,42 @@ export const refreshDocument = documentWrite('refreshDocument', async (context, 
     runtime.pipeline.ingestSources({ workspaceId, sources: [root], ...(signal ? { signal } : {}) }),
   );
 });
+
+/**
+ * Fetches one page of a crawled site again now (POST /admin/kb/refresh): admin, scoped to the
+ * workspace, audited with the URL as target. See crawl/page-refresh.ts for what it does.
+ */
+export async function refreshUrl(
+  service: RagService,
+  caller: Caller,
+  input: Record<string, unknown>,
+  options: CallOptions = {},
+): Promise<PageRefreshResult> {
+  return service.guard(
+    caller,
+    'refreshUrl',
+    input.workspaceId,
+    async ({ runtime, workspaceId, signal, logger }) => {
+      const request = parsePageRefreshRequest({ url: input.url, full: input.full ?? false });
+      // Tests give the runtime a policy that lets their loopback site through, as crawlSite's do.
+      const deps: Pick<RagRuntime, 'pipeline' | 'store' | 'sql'> & {
+        crawlAddressPolicy?: (ip: string) => boolean;
+      } = runtime;
+      const { crawlAddressPolicy } = deps;
+      const refresher = new PageRefresher({
+        pipeline: deps.pipeline,
+        store: deps.store,
+        sql: deps.sql,
+        logger,
+        ...(crawlAddressPolicy ? { addressPolicy: crawlAddressPolicy } : {}),
+      });
+      const result = await refresher.refresh(workspaceId, request, signal);
+      runtime.corpusVersions.note(workspaceId, result.corpusVersion);
+      return result;
+    },
+    { ...options, target: typeof input.url === 'string' ? input.url.slice(0, 2048) : null },
+  );
+}
 
 export async function resumeIngest(
   service: RagService,

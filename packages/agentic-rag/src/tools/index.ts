@@ -16,7 +16,10 @@ export {
 } from './calc.js';
 export { HttpFetchTool } from './http-fetch.js';
 export type { HttpFetchToolOptions, ResolvedAddress } from './http-fetch.js';
-export { isBlockedAddress } from './address-policy.js';
+export { blockingLookup, isBlockedAddress } from './address-policy.js';
+export { blockedUrl, GuardedGet, readBodyWithin, requestFailed } from './guarded-get.js';
+export type { FollowedResponse, FollowOptions, GuardedGetOptions } from './guarded-get.js';
+export type { ResolvedIp } from './address-policy.js';
 export { htmlToText } from './html-text.js';
 export type { HtmlText } from './html-text.js';
 export { lookupTool } from './lookup.js';

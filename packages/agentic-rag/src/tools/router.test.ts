@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ErrorCode, RagError } from '../errors/index.js';
-import type { LogFields, Logger } from '../telemetry/index.js';
+import { toolCalls, type LogFields, type Logger } from '../telemetry/index.js';
 import { calcTool } from './calc.js';
 import { ToolRouter } from './router.js';
 import type { Tool, ToolContext } from './tool.js';
@@ -204,5 +204,37 @@ describe('ToolRouter', () => {
     expect(() => new ToolRouter({ tools: [calcTool, calcTool], allowed: [] })).toThrow(
       expect.objectContaining({ code: ErrorCode.INVALID_CONFIG }),
     );
+  });
+});
+
+describe('ToolRouter metrics', () => {
+  /** The counter's value for one label pair, read back from the real registry. */
+  async function count(tool: string, outcome: string): Promise<number> {
+    const metric = await toolCalls.get();
+    return (
+      metric.values.find((value) => value.labels.tool === tool && value.labels.outcome === outcome)?.value ??
+      0
+    );
+  }
+
+  it('counts every call by tool and outcome; names no tool has count as unknown', async () => {
+    const { tool } = echoTool();
+    const router = new ToolRouter({ tools: [tool, calcTool], allowed: ['echo'] });
+    const before = {
+      ok: await count('echo', 'ok'),
+      invalid: await count('echo', 'invalid_input'),
+      disallowed: await count('calc', 'tool_not_allowed'),
+      unknown: await count('unknown', 'tool_not_allowed'),
+    };
+    await router.call('echo', { text: 'a' });
+    await router.call('echo', { text: 'a' });
+    await router.call('echo', { text: 'far too long a text' });
+    await router.call('calc', { expression: '1+1' });
+    await router.call('rm -rf', {});
+    expect(await count('echo', 'ok')).toBe(before.ok + 2);
+    expect(await count('echo', 'invalid_input')).toBe(before.invalid + 1);
+    expect(await count('calc', 'tool_not_allowed')).toBe(before.disallowed + 1);
+    expect(await count('unknown', 'tool_not_allowed')).toBe(before.unknown + 1);
+    expect(await count('rm -rf', 'tool_not_allowed')).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { ErrorCode, RagError, isRagError } from '../errors/index.js';
-import { silentLogger, type Logger } from '../telemetry/index.js';
+import { silentLogger, toolCalls, type Logger } from '../telemetry/index.js';
 import type { Tool, ToolResult } from './tool.js';
 
 export interface ToolRouterOptions {
@@ -44,6 +44,8 @@ export interface ToolDescription {
  */
 export class ToolRouter {
   private readonly callable = new Map<string, Tool>();
+  /** Every registered name, allowed or not: the values the call counter's `tool` label may take. */
+  private readonly registered = new Set<string>();
   private readonly logger: Logger;
 
   constructor(options: ToolRouterOptions) {
@@ -56,6 +58,7 @@ export class ToolRouter {
         });
       }
       seen.add(tool.name);
+      this.registered.add(tool.name);
       if (allowed.has(tool.name) && tool.enabled !== false) this.callable.set(tool.name, tool);
     }
     this.logger = options.logger ?? silentLogger;
@@ -68,13 +71,15 @@ export class ToolRouter {
   async call(name: string, rawInput: unknown, options: ToolCallOptions = {}): Promise<ToolCall> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
+    const tool = this.callable.get(name);
+    const label = this.registered.has(name) ? name : 'unknown';
     const failed = (input: unknown, error: ToolCallError): ToolCall => {
       const ms = elapsed();
+      toolCalls.inc({ tool: label, outcome: error.code.toLowerCase() });
       this.logger.warn('tool call failed', { event: 'tool-failed', tool: name, code: error.code, ms });
       return { name, input, ok: false, error, ms };
     };
 
-    const tool = this.callable.get(name);
     // Unknown and disallowed names answer alike, so a caller cannot probe what is installed.
     if (!tool)
       return failed(rawInput, { code: ErrorCode.TOOL_NOT_ALLOWED, message: `tool "${name}" is not allowed` });
@@ -90,6 +95,7 @@ export class ToolRouter {
     try {
       const result = await runWithDeadline(tool, parsed.data, options.signal);
       const ms = elapsed();
+      toolCalls.inc({ tool: label, outcome: 'ok' });
       this.logger.debug('tool call succeeded', { event: 'tool-succeeded', tool: name, ms });
       return { name, input: parsed.data, ok: true, result, ms };
     } catch (error) {

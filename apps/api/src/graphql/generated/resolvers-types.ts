@@ -15,6 +15,18 @@ export type Scalars = {
   JSON: { input: unknown; output: unknown };
 };
 
+export type AnswerConversation = {
+  __typename?: 'AnswerConversation';
+  id: Scalars['ID']['output'];
+  /** none (a conversation's first question), rules (the deterministic rewriter) or llm. */
+  rewriter: Scalars['String']['output'];
+  rewritten: Scalars['Boolean']['output'];
+  /** The question answered: the follow-up made standalone against the earlier turns. */
+  standaloneQuery: Scalars['String']['output'];
+  /** This answer's turn, from 1. */
+  turn: Scalars['Int']['output'];
+};
+
 export type AnswerDebug = {
   __typename?: 'AnswerDebug';
   candidates: Array<Candidate>;
@@ -79,6 +91,8 @@ export type Citation = {
   chunkId: Scalars['String']['output'];
   endOffset: Scalars['Int']['output'];
   index: Scalars['Int']['output'];
+  /** The 1-based page the cited passage starts on, for a paged source (PDF); null otherwise. */
+  pageNumber?: Maybe<Scalars['Int']['output']>;
   score: Scalars['Float']['output'];
   snippet: Scalars['String']['output'];
   sourceId: Scalars['String']['output'];
@@ -103,6 +117,78 @@ export type Correction = {
   from: Scalars['String']['output'];
   similarity: Scalars['Float']['output'];
   to: Scalars['String']['output'];
+};
+
+export type CrawlPageCounts = {
+  __typename?: 'CrawlPageCounts';
+  /** Kept out by robots.txt, never requested. */
+  disallowed: Scalars['Int']['output'];
+  failed: Scalars['Int']['output'];
+  fetched: Scalars['Int']['output'];
+  /** 404 or 410: their documents were removed. */
+  gone: Scalars['Int']['output'];
+  /** 304: unchanged since the last crawl, nothing parsed or embedded. */
+  notModified: Scalars['Int']['output'];
+  requested: Scalars['Int']['output'];
+  /** Answered with something other than HTML. */
+  skipped: Scalars['Int']['output'];
+};
+
+export type CrawlResult = {
+  __typename?: 'CrawlResult';
+  /** The crawl's job; none for a schedule, whose jobs the scheduler adds. */
+  jobs: Array<Job>;
+  /** inline or queue */
+  mode: Scalars['String']['output'];
+  /** With schedule: the repeating crawl. */
+  schedule?: Maybe<CrawlSchedule>;
+  /** Inline only: what the crawl did. */
+  summary?: Maybe<CrawlSummary>;
+};
+
+export type CrawlSchedule = {
+  __typename?: 'CrawlSchedule';
+  everySeconds: Scalars['Int']['output'];
+  /** Stable per workspace and URL: scheduling the same site again replaces it. */
+  id: Scalars['ID']['output'];
+  /** When the next crawl is due (ISO 8601). */
+  next?: Maybe<Scalars['String']['output']>;
+};
+
+export type CrawlSiteInput = {
+  /** Requests in flight at once (default 2). */
+  concurrency?: InputMaybe<Scalars['Int']['input']>;
+  /** Fetch every page in full, without If-None-Match / If-Modified-Since. */
+  full?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Bytes downloaded per crawl (default 500 MiB). */
+  maxBytes?: InputMaybe<Scalars['Int']['input']>;
+  /** Links followed from the start page (default 10); a sitemap's pages are all depth 0. */
+  maxDepth?: InputMaybe<Scalars['Int']['input']>;
+  /** Pages requested per crawl (default 1000). */
+  maxPages?: InputMaybe<Scalars['Int']['input']>;
+  /** Requests per second (default 2); robots.txt's Crawl-delay may slow it further. */
+  rate?: InputMaybe<Scalars['Float']['input']>;
+  /** Crawl again at this interval while a worker runs (24h, 30m, 1d; at least a minute). Needs the queue. */
+  schedule?: InputMaybe<Scalars['String']['input']>;
+  /** A start page (http or https), or a sitemap or sitemap index (a URL ending in .xml). */
+  url: Scalars['String']['input'];
+  workspaceId: Scalars['ID']['input'];
+};
+
+export type CrawlSummary = {
+  __typename?: 'CrawlSummary';
+  /** Body bytes downloaded. */
+  bytes: Scalars['Float']['output'];
+  chunks: Scalars['Int']['output'];
+  corpusVersion: Scalars['Int']['output'];
+  documents: DocumentCounts;
+  failures: Array<IngestFailure>;
+  pages: CrawlPageCounts;
+  seconds: Scalars['Float']['output'];
+  /** The origin crawled: its documents' ids are their page URLs. */
+  site: Scalars['String']['output'];
+  /** max-pages or max-bytes when the crawl stopped at a limit (then nothing unseen is removed); null when it finished. */
+  stoppedBy?: Maybe<Scalars['String']['output']>;
 };
 
 export type CreateApiKeyInput = {
@@ -286,6 +372,14 @@ export type Mention = {
 
 export type Mutation = {
   __typename?: 'Mutation';
+  /**
+   * Crawl a documentation site into the workspace (docs/web-sources.md): from a start page (same-origin
+   * links followed) or a sitemap (a URL ending in .xml), robots.txt obeyed, every request through the
+   * address policy of http_fetch. A recrawl asks with each page's validators (304: unchanged) and
+   * removes the pages the site no longer has. With the queue it returns at once with the queued job;
+   * inline, the finished job and its summary. With schedule, a worker crawls it again at that interval.
+   */
+  crawlSite: CrawlResult;
   /** Create an API key. The key is in this answer once and never again. Admin keys only. */
   createApiKey: CreatedApiKey;
   deleteDocument: DeleteResult;
@@ -311,6 +405,10 @@ export type Mutation = {
   retryDeadLetters: Array<Scalars['ID']['output']>;
   /** Revoke an API key: its next request is refused. True when it was active. Admin keys only. */
   revokeApiKey: Scalars['Boolean']['output'];
+};
+
+export type MutationCrawlSiteArgs = {
+  input: CrawlSiteInput;
 };
 
 export type MutationCreateApiKeyArgs = {
@@ -447,6 +545,8 @@ export type RagAnswer = {
   answer: Scalars['String']['output'];
   cached: Scalars['Boolean']['output'];
   citations: Array<Citation>;
+  /** Set when the question was asked in a conversation (conversationId or startConversation). */
+  conversation?: Maybe<AnswerConversation>;
   corpusVersion: Scalars['Int']['output'];
   debug?: Maybe<AnswerDebug>;
   /** True when nothing in the knowledge base covered the question; the answer says so. */
@@ -456,7 +556,33 @@ export type RagAnswer = {
   traceId: Scalars['String']['output'];
 };
 
+export type RagAnswerEvent = {
+  __typename?: 'RagAnswerEvent';
+  /** type final: what ragAnswer returns for the same input. */
+  answer?: Maybe<RagAnswer>;
+  /** type citation: final, sent once, before the first piece that cites it. */
+  citation?: Maybe<Citation>;
+  /** type error: why the stream ended. */
+  error?: Maybe<StreamError>;
+  /** type stage, finished: the stage's duration. */
+  ms?: Maybe<Scalars['Float']['output']>;
+  /** type stage: plan, rewrite, hyde, retrieve, quarantine, tools, synthesize, refuse or self-check. */
+  stage?: Maybe<Scalars['String']['output']>;
+  /** type stage: started or finished. */
+  status?: Maybe<Scalars['String']['output']>;
+  /** type delta: the next piece of the answer's text; the pieces join to the final answer. */
+  text?: Maybe<Scalars['String']['output']>;
+  /** stage, delta, citation, final or error. */
+  type: Scalars['String']['output'];
+};
+
 export type RagAnswerInput = {
+  /**
+   * Continue a conversation: its earlier turns go to the rewrite stage, which makes a follow-up ("and
+   * how do I delete it?") stand alone. A conversation of another key or workspace, or one expired
+   * (AGENTIC_RAG_CONVERSATION_TTL_SECONDS), is NOT_FOUND.
+   */
+  conversationId?: InputMaybe<Scalars['ID']['input']>;
   debug?: InputMaybe<Scalars['Boolean']['input']>;
   filters?: InputMaybe<Scalars['JSON']['input']>;
   /**
@@ -465,6 +591,8 @@ export type RagAnswerInput = {
    */
   minCorpusVersion?: InputMaybe<Scalars['Int']['input']>;
   query: Scalars['String']['input'];
+  /** Begin a conversation with this question: the answer's conversation.id names it for the next one. */
+  startConversation?: InputMaybe<Scalars['Boolean']['input']>;
   topK?: InputMaybe<Scalars['Int']['input']>;
   useHyde?: InputMaybe<Scalars['Boolean']['input']>;
   useTools?: InputMaybe<Scalars['Boolean']['input']>;
@@ -546,6 +674,36 @@ export type Stage = {
   __typename?: 'Stage';
   ms: Scalars['Float']['output'];
   name: Scalars['String']['output'];
+};
+
+export type StreamError = {
+  __typename?: 'StreamError';
+  /** An error code (INVALID_INPUT, NOT_FOUND, RATE_LIMITED, RAG_DISABLED, ABORTED, ...). */
+  code: Scalars['String']['output'];
+  message: Scalars['String']['output'];
+  retryable: Scalars['Boolean']['output'];
+};
+
+/**
+ * Served over GraphQL over Server-Sent Events (the graphql-sse protocol) at /graphql/stream, not at
+ * /graphql. See docs/streaming.md.
+ */
+export type Subscription = {
+  __typename?: 'Subscription';
+  /**
+   * ragAnswer as it runs: stage events, then the answer's text in pieces with each citation before
+   * the first piece that cites it, then one final event whose answer equals ragAnswer's result. A
+   * failure ends the stream with an error event (a stable code, never a stack trace).
+   */
+  ragAnswerStream: RagAnswerEvent;
+};
+
+/**
+ * Served over GraphQL over Server-Sent Events (the graphql-sse protocol) at /graphql/stream, not at
+ * /graphql. See docs/streaming.md.
+ */
+export type SubscriptionRagAnswerStreamArgs = {
+  input: RagAnswerInput;
 };
 
 export type ToolCall = {
@@ -650,6 +808,7 @@ export type DirectiveResolverFn<
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  AnswerConversation: ResolverTypeWrapper<AnswerConversation>;
   AnswerDebug: ResolverTypeWrapper<AnswerDebug>;
   ApiKey: ResolverTypeWrapper<ApiKey>;
   AuditRecord: ResolverTypeWrapper<AuditRecord>;
@@ -659,6 +818,11 @@ export type ResolversTypes = {
   Citation: ResolverTypeWrapper<Citation>;
   Corpus: ResolverTypeWrapper<Corpus>;
   Correction: ResolverTypeWrapper<Correction>;
+  CrawlPageCounts: ResolverTypeWrapper<CrawlPageCounts>;
+  CrawlResult: ResolverTypeWrapper<CrawlResult>;
+  CrawlSchedule: ResolverTypeWrapper<CrawlSchedule>;
+  CrawlSiteInput: CrawlSiteInput;
+  CrawlSummary: ResolverTypeWrapper<CrawlSummary>;
   CreateApiKeyInput: CreateApiKeyInput;
   CreatedApiKey: ResolverTypeWrapper<CreatedApiKey>;
   DeadLetter: ResolverTypeWrapper<DeadLetter>;
@@ -689,6 +853,7 @@ export type ResolversTypes = {
   QuarantinedPassage: ResolverTypeWrapper<QuarantinedPassage>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RagAnswer: ResolverTypeWrapper<RagAnswer>;
+  RagAnswerEvent: ResolverTypeWrapper<RagAnswerEvent>;
   RagAnswerInput: RagAnswerInput;
   Redaction: ResolverTypeWrapper<Redaction>;
   ResumeResult: ResolverTypeWrapper<ResumeResult>;
@@ -697,13 +862,16 @@ export type ResolversTypes = {
   SearchResult: ResolverTypeWrapper<SearchResult>;
   SelfCheck: ResolverTypeWrapper<SelfCheck>;
   Stage: ResolverTypeWrapper<Stage>;
+  StreamError: ResolverTypeWrapper<StreamError>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   ToolCall: ResolverTypeWrapper<ToolCall>;
   UnrecoverableDocument: ResolverTypeWrapper<UnrecoverableDocument>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
+  AnswerConversation: AnswerConversation;
   AnswerDebug: AnswerDebug;
   ApiKey: ApiKey;
   AuditRecord: AuditRecord;
@@ -713,6 +881,11 @@ export type ResolversParentTypes = {
   Citation: Citation;
   Corpus: Corpus;
   Correction: Correction;
+  CrawlPageCounts: CrawlPageCounts;
+  CrawlResult: CrawlResult;
+  CrawlSchedule: CrawlSchedule;
+  CrawlSiteInput: CrawlSiteInput;
+  CrawlSummary: CrawlSummary;
   CreateApiKeyInput: CreateApiKeyInput;
   CreatedApiKey: CreatedApiKey;
   DeadLetter: DeadLetter;
@@ -743,6 +916,7 @@ export type ResolversParentTypes = {
   QuarantinedPassage: QuarantinedPassage;
   Query: Record<PropertyKey, never>;
   RagAnswer: RagAnswer;
+  RagAnswerEvent: RagAnswerEvent;
   RagAnswerInput: RagAnswerInput;
   Redaction: Redaction;
   ResumeResult: ResumeResult;
@@ -751,9 +925,22 @@ export type ResolversParentTypes = {
   SearchResult: SearchResult;
   SelfCheck: SelfCheck;
   Stage: Stage;
+  StreamError: StreamError;
   String: Scalars['String']['output'];
+  Subscription: Record<PropertyKey, never>;
   ToolCall: ToolCall;
   UnrecoverableDocument: UnrecoverableDocument;
+};
+
+export type AnswerConversationResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes['AnswerConversation'] = ResolversParentTypes['AnswerConversation'],
+> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  rewriter?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  rewritten?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  standaloneQuery?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  turn?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type AnswerDebugResolvers<
@@ -829,6 +1016,7 @@ export type CitationResolvers<
   chunkId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   endOffset?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   index?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  pageNumber?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   score?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   snippet?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   sourceId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -857,6 +1045,53 @@ export type CorrectionResolvers<
   from?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   similarity?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   to?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type CrawlPageCountsResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes['CrawlPageCounts'] = ResolversParentTypes['CrawlPageCounts'],
+> = {
+  disallowed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  failed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  fetched?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  gone?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  notModified?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  requested?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  skipped?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type CrawlResultResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes['CrawlResult'] = ResolversParentTypes['CrawlResult'],
+> = {
+  jobs?: Resolver<Array<ResolversTypes['Job']>, ParentType, ContextType>;
+  mode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  schedule?: Resolver<Maybe<ResolversTypes['CrawlSchedule']>, ParentType, ContextType>;
+  summary?: Resolver<Maybe<ResolversTypes['CrawlSummary']>, ParentType, ContextType>;
+};
+
+export type CrawlScheduleResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes['CrawlSchedule'] = ResolversParentTypes['CrawlSchedule'],
+> = {
+  everySeconds?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type CrawlSummaryResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes['CrawlSummary'] = ResolversParentTypes['CrawlSummary'],
+> = {
+  bytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  chunks?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  corpusVersion?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  documents?: Resolver<ResolversTypes['DocumentCounts'], ParentType, ContextType>;
+  failures?: Resolver<Array<ResolversTypes['IngestFailure']>, ParentType, ContextType>;
+  pages?: Resolver<ResolversTypes['CrawlPageCounts'], ParentType, ContextType>;
+  seconds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  site?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  stoppedBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type CreatedApiKeyResolvers<
@@ -1048,6 +1283,12 @@ export type MutationResolvers<
   ContextType = ApiContext,
   ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation'],
 > = {
+  crawlSite?: Resolver<
+    ResolversTypes['CrawlResult'],
+    ParentType,
+    ContextType,
+    RequireFields<MutationCrawlSiteArgs, 'input'>
+  >;
   createApiKey?: Resolver<
     ResolversTypes['CreatedApiKey'],
     ParentType,
@@ -1188,12 +1429,27 @@ export type RagAnswerResolvers<
   answer?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   cached?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   citations?: Resolver<Array<ResolversTypes['Citation']>, ParentType, ContextType>;
+  conversation?: Resolver<Maybe<ResolversTypes['AnswerConversation']>, ParentType, ContextType>;
   corpusVersion?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   debug?: Resolver<Maybe<ResolversTypes['AnswerDebug']>, ParentType, ContextType>;
   refused?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   runId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   selfCheck?: Resolver<ResolversTypes['SelfCheck'], ParentType, ContextType>;
   traceId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type RagAnswerEventResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes['RagAnswerEvent'] = ResolversParentTypes['RagAnswerEvent'],
+> = {
+  answer?: Resolver<Maybe<ResolversTypes['RagAnswer']>, ParentType, ContextType>;
+  citation?: Resolver<Maybe<ResolversTypes['Citation']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['StreamError']>, ParentType, ContextType>;
+  ms?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  stage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  text?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type RedactionResolvers<
@@ -1265,6 +1521,28 @@ export type StageResolvers<
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type StreamErrorResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes['StreamError'] = ResolversParentTypes['StreamError'],
+> = {
+  code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  retryable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type SubscriptionResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription'],
+> = {
+  ragAnswerStream?: SubscriptionResolver<
+    ResolversTypes['RagAnswerEvent'],
+    'ragAnswerStream',
+    ParentType,
+    ContextType,
+    RequireFields<SubscriptionRagAnswerStreamArgs, 'input'>
+  >;
+};
+
 export type ToolCallResolvers<
   ContextType = ApiContext,
   ParentType extends ResolversParentTypes['ToolCall'] = ResolversParentTypes['ToolCall'],
@@ -1287,6 +1565,7 @@ export type UnrecoverableDocumentResolvers<
 };
 
 export type Resolvers<ContextType = ApiContext> = {
+  AnswerConversation?: AnswerConversationResolvers<ContextType>;
   AnswerDebug?: AnswerDebugResolvers<ContextType>;
   ApiKey?: ApiKeyResolvers<ContextType>;
   AuditRecord?: AuditRecordResolvers<ContextType>;
@@ -1295,6 +1574,10 @@ export type Resolvers<ContextType = ApiContext> = {
   Citation?: CitationResolvers<ContextType>;
   Corpus?: CorpusResolvers<ContextType>;
   Correction?: CorrectionResolvers<ContextType>;
+  CrawlPageCounts?: CrawlPageCountsResolvers<ContextType>;
+  CrawlResult?: CrawlResultResolvers<ContextType>;
+  CrawlSchedule?: CrawlScheduleResolvers<ContextType>;
+  CrawlSummary?: CrawlSummaryResolvers<ContextType>;
   CreatedApiKey?: CreatedApiKeyResolvers<ContextType>;
   DeadLetter?: DeadLetterResolvers<ContextType>;
   DeleteResult?: DeleteResultResolvers<ContextType>;
@@ -1317,12 +1600,15 @@ export type Resolvers<ContextType = ApiContext> = {
   QuarantinedPassage?: QuarantinedPassageResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   RagAnswer?: RagAnswerResolvers<ContextType>;
+  RagAnswerEvent?: RagAnswerEventResolvers<ContextType>;
   Redaction?: RedactionResolvers<ContextType>;
   ResumeResult?: ResumeResultResolvers<ContextType>;
   SearchHit?: SearchHitResolvers<ContextType>;
   SearchResult?: SearchResultResolvers<ContextType>;
   SelfCheck?: SelfCheckResolvers<ContextType>;
   Stage?: StageResolvers<ContextType>;
+  StreamError?: StreamErrorResolvers<ContextType>;
+  Subscription?: SubscriptionResolvers<ContextType>;
   ToolCall?: ToolCallResolvers<ContextType>;
   UnrecoverableDocument?: UnrecoverableDocumentResolvers<ContextType>;
 };

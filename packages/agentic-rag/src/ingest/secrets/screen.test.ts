@@ -43,6 +43,25 @@ describe('screenDocument', () => {
     expect(screened.redactions).toEqual([{ rule: 'github', count: 2 }]);
   });
 
+  it('moves the page starts of a paged document with the text', async () => {
+    const tailAt = HEADING.length + PARAGRAPH.length;
+    const paged = {
+      ...document(),
+      pages: [
+        { page: 1, start: 0 },
+        { page: 2, start: tailAt },
+      ],
+    };
+    const screened = await screenDocument(paged, 'redact');
+    if (screened.outcome !== 'redacted') throw new Error(`expected a redaction, got ${screened.outcome}`);
+    const { text, pages } = screened.document;
+    expect(pages).toEqual([
+      { page: 1, start: 0 },
+      { page: 2, start: text.indexOf(TAIL) },
+    ]);
+    expect(pages![1]!.start).toBeLessThan(tailAt);
+  });
+
   it.each([
     ['refuse', { outcome: 'refused', rules: ['github'] }],
     ['off', { outcome: 'clean', document: document() }],

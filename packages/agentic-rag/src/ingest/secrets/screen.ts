@@ -50,6 +50,9 @@ export async function screenDocument(document: LoadedDocument, mode: SecretsMode
         start: text.mapOffset(block.start, 'start'),
         end: text.mapOffset(block.end, 'end'),
       })),
+      ...(document.pages
+        ? { pages: document.pages.map((page) => ({ ...page, start: text.mapOffset(page.start, 'start') })) }
+        : {}),
       metadata: { ...metadata, redactions },
       ...(embeddingText === undefined ? {} : { embeddingText }),
     },
