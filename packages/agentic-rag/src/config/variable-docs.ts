@@ -73,7 +73,7 @@ export const VARIABLE_DOCS: Partial<Record<keyof Config, VariableDoc>> = {
   },
   AGENTIC_RAG_AUTH: {
     meaning:
-      '`on`: every GraphQL, REST and MCP call needs `Authorization: Bearer <key>` (see Access); `off` is for local development and refused on a non-loopback `HOST`',
+      '`on`: every GraphQL, REST and MCP call needs `Authorization: Bearer <key>` (docs/access.md); `off` is for local development and refused on a non-loopback `HOST`',
   },
   AGENTIC_RAG_API_KEY: { meaning: 'the API key `pnpm mcp` on stdio acts with (never logged)' },
   METRICS_TOKEN: {

@@ -10,7 +10,7 @@ export interface OpenAiCompatibleEmbedderOptions {
   apiKey?: string;
   batchSize?: number;
   timeoutMs?: number;
-  /** Retries of one HTTP call on 429 and 5xx. Queue-level retries are separate: see README. */
+  /** Retries of one HTTP call on 429 and 5xx. Queue-level retries are separate: see docs/queue.md. */
   maxRetries?: number;
   /** Send `dimensions` in the request (models with Matryoshka embeddings accept it). */
   sendDimensions?: boolean;
