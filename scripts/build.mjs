@@ -84,6 +84,25 @@ export function build() {
     writeFileSync(stamp, '');
     utimesSync(stamp, started, started);
   }
+  buildConsole();
+}
+
+/**
+ * The web console (apps/console): type-checked on its own (DOM and JSX, which the Node packages'
+ * tsconfig leaves out), then bundled by Vite into apps/console/dist, which the API serves at /.
+ */
+function buildConsole() {
+  const root = path.join(REPO, 'apps', 'console');
+  const resolveFrom = createRequire(path.join(root, 'package.json'));
+  const vite = path.join(path.dirname(resolveFrom.resolve('vite/package.json')), 'bin', 'vite.js');
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  for (const args of [
+    [tsc, '-p', 'tsconfig.json'],
+    [vite, 'build', '--logLevel', 'warn'],
+  ]) {
+    const result = spawnSync(process.execPath, args, { cwd: root, stdio: ['ignore', 2, 2] });
+    if (result.status !== 0) throw new Error(`console build failed (exit ${result.status ?? result.signal})`);
+  }
 }
 
 /** Builds when the last build is missing or older than the sources; one process at a time. */
