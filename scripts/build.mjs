@@ -66,7 +66,8 @@ export function staleness() {
 export function build() {
   const started = new Date();
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const projects = APPS.map((app) => `${app}/tsconfig.build.json`);
+  // The SDK too: its dist/ (ESM and .d.ts) is what the published package and plain Node import.
+  const projects = [...APPS, 'packages/client'].map((pkg) => `${pkg}/tsconfig.build.json`);
   // tsc's report goes to stderr: on `pnpm mcp`, stdout is the MCP protocol's.
   const result = spawnSync(process.execPath, [tsc, '-b', ...projects], {
     cwd: REPO,
