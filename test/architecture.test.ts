@@ -34,7 +34,12 @@ describe('architecture of packages/agentic-rag/src (STYLE.md)', () => {
     const violations = files.flatMap(({ file, folder, imports }) =>
       imports
         .filter(
-          (target) => folderOf(target) !== folder && !target.endsWith('/index.js') && target !== 'index.js',
+          (target) =>
+            folderOf(target) !== folder &&
+            !target.endsWith('/index.js') &&
+            target !== 'index.js' &&
+            // The testing door gathers what folders keep out of their index: suites and test servers.
+            !(file === 'testing.ts' && /\/(conformance|chat-test-server)\.js$/.test(target)),
         )
         .map((target) => `${file} -> ${target}`),
     );
@@ -62,10 +67,83 @@ describe('architecture of packages/agentic-rag/src (STYLE.md)', () => {
     expect(cycles).toEqual([]);
   });
 
-  it('reads process.env in one place only: the CLI configuration loader', () => {
+  it('reads process.env only where a process loads its configuration, and where a CLI passes it on', () => {
     const readers = files
       .filter(({ file }) => /process\.env/.test(readFileSync(path.join(SRC, file), 'utf8')))
-      .map(({ file }) => file);
-    expect(readers).toEqual(['cli/cli-support.ts']);
+      .map(({ file }) => file)
+      .sort();
+    expect(readers).toEqual(['cli/cli-support.ts', 'runtime/service-config.ts']);
+  });
+
+  it('keeps benchmark, evaluation and CLI code out of the `.` and `./runtime` doors', () => {
+    const importsOf = new Map(files.map(({ file, imports }) => [file, imports]));
+    /** Every core file a door loads, following relative imports. */
+    const reached = (door: string) => {
+      const seen = new Set<string>();
+      const visit = (file: string) => {
+        if (seen.has(file)) return;
+        seen.add(file);
+        for (const target of importsOf.get(file) ?? []) visit(target.replace(/\.js$/, '.ts'));
+      };
+      visit(door);
+      return [...seen];
+    };
+    for (const door of ['index.ts', 'runtime/index.ts']) {
+      const measuring = reached(door).filter((file) =>
+        /^(bench|eval|cli)\/|^(bench|testing)\.ts$/.test(file),
+      );
+      expect(measuring, door).toEqual([]);
+    }
+    // The check above must see the doors' files: a renamed door would make it pass vacuously.
+    expect(reached('index.ts')).toContain('service/index.ts');
+    expect(reached('runtime/index.ts')).toContain('runtime/entry-point.ts');
+  });
+});
+
+const REPO = fileURLToPath(new URL('../', import.meta.url));
+const APPS = ['apps/api/src', 'apps/worker/src', 'apps/mcp/src'];
+/** Files that are not part of a running app: tests, their helpers, and benchmark mains run by `pnpm bench:*`. */
+const notShipped = (file: string) =>
+  /\.test\.ts$|\.test-support\.ts$|(^|\/)test-[^/]*\.ts$|(^|\/)bench-[^/]*\.ts$/.test(file);
+
+describe('architecture of apps/* (STYLE.md: composition roots)', () => {
+  const appFiles = APPS.flatMap((dir) =>
+    readdirSync(path.join(REPO, dir), { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts') && !notShipped(file))
+      .map((file) => path.posix.join(dir, file.split(path.sep).join('/'))),
+  );
+  const specifiers = (file: string) =>
+    [...readFileSync(path.join(REPO, file), 'utf8').matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map(
+      (match) => match[1]!,
+    );
+
+  it('import the core only through `.` and `./runtime`, never its benchmarks, evaluation, CLI or internals', () => {
+    const violations = appFiles.flatMap((file) =>
+      specifiers(file)
+        .filter(
+          (specifier) =>
+            (specifier.startsWith('@agentic-rag/core') &&
+              !['@agentic-rag/core', '@agentic-rag/core/runtime'].includes(specifier)) ||
+            /(^|\/)packages\/|(^|\/)(bench|eval|cli)\/|(^|\/)bench-[^/]*$/.test(specifier),
+        )
+        .map((specifier) => `${file} -> ${specifier}`),
+    );
+    expect(violations).toEqual([]);
+    // The scan must reach the entry points, or it proves nothing.
+    expect(appFiles).toEqual(expect.arrayContaining(['apps/api/src/main.ts', 'apps/worker/src/main.ts']));
+  });
+
+  it('has four doors in the core package.json, each built to dist and read from src otherwise', () => {
+    const manifest = JSON.parse(
+      readFileSync(path.join(REPO, 'packages/agentic-rag/package.json'), 'utf8'),
+    ) as {
+      exports: Record<string, { 'agentic-rag-dist': string; default: string }>;
+    };
+    expect(Object.keys(manifest.exports)).toEqual(['.', './runtime', './testing', './bench']);
+    for (const door of Object.values(manifest.exports)) {
+      expect(door['agentic-rag-dist'].replace(/^\.\/dist\//, '').replace(/\.js$/, '')).toBe(
+        door.default.replace(/^\.\/src\//, '').replace(/\.ts$/, ''),
+      );
+    }
   });
 });

@@ -10,7 +10,6 @@ import { createToolbox } from '../../mcp/src/server.js';
 import { ingestOtherWorkspace, ingestTestCorpus } from '../../mcp/src/test-corpus.js';
 import {
   createJsonLogger,
-  createRuntime,
   loadConfig,
   MCP_TOOL_NAMES,
   OPERATION_NAMES,
@@ -20,6 +19,7 @@ import {
   type RagRuntime,
   type Role,
 } from '@agentic-rag/core';
+import { createRuntime } from '@agentic-rag/core/runtime';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../test/backends.js';
 
 /**

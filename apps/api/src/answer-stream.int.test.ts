@@ -1,13 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AgenticRagClient, AgenticRagError } from '@agentic-rag/client';
-import {
-  createJsonLogger,
-  createRuntime,
-  loadConfig,
-  type RagRuntime,
-  type RagService,
-} from '@agentic-rag/core';
+import { createJsonLogger, loadConfig, type RagRuntime, type RagService } from '@agentic-rag/core';
+import { createRuntime } from '@agentic-rag/core/runtime';
 import { createClient } from 'graphql-sse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '../../../test/backends.js';

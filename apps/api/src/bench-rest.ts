@@ -3,15 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
-  createRuntime,
   isRagError,
   loadConfig,
   NUMBERED_ENTITY_TYPES,
   createRateLimiter,
-  openScratchDatabase,
-  percentile,
   RagService,
 } from '@agentic-rag/core';
+import { createRuntime } from '@agentic-rag/core/runtime';
+import { openScratchDatabase, percentile } from '@agentic-rag/core/bench';
 import { createApi } from './server.js';
 
 const HELP = `Usage: pnpm bench:rest [--requests N] [--json]

@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import {
-  createRuntime,
   deadLetterQueueName,
   loadConfig,
   localOperator,
@@ -15,6 +14,7 @@ import {
   type Sql,
   type Tracing,
 } from '@agentic-rag/core';
+import { createRuntime } from '@agentic-rag/core/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../test/backends.js';
 import { serviceWithAdmin } from '../../../test/api.js';

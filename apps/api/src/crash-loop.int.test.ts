@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkCorpusIntegrity, integrityViolations, openEmbedded, seededRandom } from '@agentic-rag/core';
+import { checkCorpusIntegrity, integrityViolations, openEmbedded } from '@agentic-rag/core';
+import { seededRandom } from '@agentic-rag/core/bench';
 import { sleep, startService } from '../../../test/fault-harness.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));

@@ -1,15 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import {
-  createRuntime,
-  fixturePage,
-  isBlockedAddress,
-  loadConfig,
-  serveFixtureSite,
-  silentLogger,
-  type FixtureSite,
-  type RagRuntime,
-  type Sql,
-} from '@agentic-rag/core';
+import { isBlockedAddress, loadConfig, silentLogger, type RagRuntime, type Sql } from '@agentic-rag/core';
+import { createRuntime } from '@agentic-rag/core/runtime';
+import { fixturePage, serveFixtureSite, type FixtureSite } from '@agentic-rag/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../test/backends.js';
 import { serviceWithAdmin } from '../../../test/api.js';

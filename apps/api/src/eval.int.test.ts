@@ -2,18 +2,16 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { loadConfig, OpenAiChatLlm, type RagRuntime } from '@agentic-rag/core';
+import { createRuntime } from '@agentic-rag/core/runtime';
 import {
-  createRuntime,
   GraphqlAnswerer,
   LibraryAnswerer,
   LlmJudge,
-  loadConfig,
-  OpenAiChatLlm,
   parseGoldenDataset,
   runGolden,
   writeGoldenReport,
-  type RagRuntime,
-} from '@agentic-rag/core';
+} from '@agentic-rag/core/bench';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   chatCompletion,

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
-  createRuntime,
   idempotencyKey,
   ingestDocumentPayload,
   loadConfig,
@@ -14,6 +13,7 @@ import {
   type IngestWorker,
   type RagRuntime,
 } from '@agentic-rag/core';
+import { createRuntime } from '@agentic-rag/core/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../test/backends.js';
 import { serviceWithAdmin } from '../../../test/api.js';

@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { createJsonLogger, createRuntime, loadConfig } from '@agentic-rag/core';
+import { createJsonLogger, loadConfig } from '@agentic-rag/core';
+import { createRuntime } from '@agentic-rag/core/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../test/backends.js';
 import { serviceWithAdmin } from '../../../test/api.js';

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { AgenticRagClient, formatKnowledge, KnowledgeProvider } from '@agentic-rag/client';
-import { createRuntime, loadConfig, type RagRuntime } from '@agentic-rag/core';
+import { loadConfig, type RagRuntime } from '@agentic-rag/core';
+import { createRuntime } from '@agentic-rag/core/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceWithAdmin } from '../../../test/api.js';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../test/backends.js';

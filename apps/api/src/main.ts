@@ -2,17 +2,14 @@ import {
   ensureAdminKey,
   RagService,
   createJsonLogger,
-  createRuntime,
   redactConfig,
   startTracing,
   watchQueue,
   type Config,
   type Logger,
   type RagRuntime,
-  listen,
-  runService,
-  serviceConfig,
 } from '@agentic-rag/core';
+import { createRuntime, listen, runService, serviceConfig } from '@agentic-rag/core/runtime';
 import { createApi } from './server.js';
 
 async function main(): Promise<void> {

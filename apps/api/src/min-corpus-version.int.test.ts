@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { createRuntime, loadConfig, type RagRuntime } from '@agentic-rag/core';
+import { loadConfig, type RagRuntime } from '@agentic-rag/core';
+import { createRuntime } from '@agentic-rag/core/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../test/backends.js';
 import { serviceWithAdmin } from '../../../test/api.js';

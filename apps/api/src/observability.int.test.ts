@@ -6,7 +6,6 @@ import { fileURLToPath } from 'node:url';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import {
   createJsonLogger,
-  createRuntime,
   IngestQueue,
   JobStore,
   loadConfig,
@@ -14,6 +13,7 @@ import {
   startTracing,
   type Tracing,
 } from '@agentic-rag/core';
+import { createRuntime } from '@agentic-rag/core/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../test/backends.js';
 import { serviceWithAdmin } from '../../../test/api.js';

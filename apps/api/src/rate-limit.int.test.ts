@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { createRateLimiter, createRuntime, loadConfig, RagService, type RagRuntime } from '@agentic-rag/core';
+import { createRateLimiter, loadConfig, RagService, type RagRuntime } from '@agentic-rag/core';
+import { createRuntime } from '@agentic-rag/core/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../test/backends.js';
 import { createApi } from './server.js';

@@ -1,12 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import {
-  createJsonLogger,
-  createRuntime,
-  loadConfig,
-  type RagRuntime,
-  type RagService,
-} from '@agentic-rag/core';
+import { createJsonLogger, loadConfig, type RagRuntime, type RagService } from '@agentic-rag/core';
+import { createRuntime } from '@agentic-rag/core/runtime';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../test/backends.js';
 import { serviceWithAdmin } from '../../../test/api.js';
 import { createApi } from './server.js';

@@ -1,14 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  createJsonLogger,
-  createRuntime,
-  loadConfig,
-  metricsRegistry,
-  type RagRuntime,
-  type Sql,
-} from '@agentic-rag/core';
+import { createJsonLogger, loadConfig, metricsRegistry, type RagRuntime, type Sql } from '@agentic-rag/core';
+import { createRuntime } from '@agentic-rag/core/runtime';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createJsonLogger, createRuntime, loadConfig, type RagRuntime, type Sql } from '@agentic-rag/core';
+import { createJsonLogger, loadConfig, type RagRuntime, type Sql } from '@agentic-rag/core';
+import { createRuntime } from '@agentic-rag/core/runtime';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';

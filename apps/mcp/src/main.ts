@@ -1,14 +1,5 @@
-import {
-  ErrorCode,
-  RagError,
-  RagService,
-  createJsonLogger,
-  createRuntime,
-  redactConfig,
-  listen,
-  runService,
-  serviceConfig,
-} from '@agentic-rag/core';
+import { ErrorCode, RagError, RagService, createJsonLogger, redactConfig } from '@agentic-rag/core';
+import { createRuntime, listen, runService, serviceConfig } from '@agentic-rag/core/runtime';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMcpHttpServer, MCP_PATH } from './http.js';
 import { createMcpServer, createToolbox } from './server.js';

@@ -2,14 +2,12 @@ import {
   IngestQueue,
   RagService,
   createJsonLogger,
-  createRuntime,
   redactConfig,
   startIngestWorker,
   startTracing,
   watchQueue,
-  runService,
-  serviceConfig,
 } from '@agentic-rag/core';
+import { createRuntime, runService, serviceConfig } from '@agentic-rag/core/runtime';
 import { startMetricsServer } from './metrics-server.js';
 
 /**

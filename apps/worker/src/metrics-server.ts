@@ -1,5 +1,6 @@
 import { createServer, type ServerResponse } from 'node:http';
-import { metricsRegistry, listen } from '@agentic-rag/core';
+import { metricsRegistry } from '@agentic-rag/core';
+import { listen } from '@agentic-rag/core/runtime';
 
 export interface MetricsServer {
   port: number;

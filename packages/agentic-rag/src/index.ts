@@ -1,4 +1,9 @@
-/** Public entry point of the core package: apps import from here, never from internals. */
+/**
+ * `@agentic-rag/core`: the application service, its types and the parts it is built from. The
+ * other doors: `./runtime` (wiring a process: createRuntime, configuration, listening),
+ * `./testing` (conformance suites, local test servers), `./bench` (benchmarks and evaluation).
+ * Apps import from these, never from internals; this one never re-exports bench, eval or cli code.
+ */
 export * from './errors/index.js';
 export * from './config/index.js';
 export * from './telemetry/index.js';
@@ -7,8 +12,7 @@ export * from './embed/index.js';
 export * from './ingest/index.js';
 export * from './store/index.js';
 export * from './retrieve/index.js';
-export * from './runtime/index.js';
-export * from './eval/index.js';
+export type { RagRuntime } from './runtime/index.js';
 export * from './graph/index.js';
 export * from './llm/index.js';
 export * from './tools/index.js';
@@ -18,8 +22,6 @@ export * from './conversation/index.js';
 export * from './queue/index.js';
 export * from './crawl/index.js';
 export * from './hyde/index.js';
-export { openScratchDatabase, seededRandom } from './bench/index.js';
 export * from './knowledge/index.js';
-export * from './cli/index.js';
 export * from './auth/index.js';
 export * from './service/index.js';

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createJsonLogger, createRuntime, loadConfig } from '@agentic-rag/core';
+import { createJsonLogger, loadConfig } from '@agentic-rag/core';
+import { createRuntime } from '@agentic-rag/core/runtime';
 import { getIntrospectionQuery } from 'graphql';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

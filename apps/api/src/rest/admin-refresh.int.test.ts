@@ -1,16 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import {
-  createRuntime,
-  fixturePage,
   isBlockedAddress,
   loadConfig,
-  serveFixtureSite,
   silentLogger,
-  type FixtureSite,
   type RagRuntime,
   type RagService,
   type Sql,
 } from '@agentic-rag/core';
+import { createRuntime } from '@agentic-rag/core/runtime';
+import { fixturePage, serveFixtureSite, type FixtureSite } from '@agentic-rag/core/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../../test/backends.js';
 import { serviceWithAdmin } from '../../../../test/api.js';

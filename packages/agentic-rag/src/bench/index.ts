@@ -17,3 +17,5 @@ export {
 export type { ScratchMarker } from './search-scratch.js';
 export { textbookPdf } from './textbook-pdf.js';
 export type { PlacedEntity, TextbookPdf } from './textbook-pdf.js';
+export { fixturePage, generatedSitePages, serveFixtureSite } from './fixture-site.js';
+export type { FixtureSite, SiteRequest } from './fixture-site.js';

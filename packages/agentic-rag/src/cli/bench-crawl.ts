@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { openScratchDatabase } from '../bench/index.js';
 import {
   generatedSitePages,
-  parseCrawlRequest,
+  openScratchDatabase,
   serveFixtureSite,
-  SiteCrawler,
-  type CrawlSummary,
   type FixtureSite,
-} from '../crawl/index.js';
+} from '../bench/index.js';
+import { parseCrawlRequest, SiteCrawler, type CrawlSummary } from '../crawl/index.js';
 import { migrate } from '../db/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { createRuntime, type RagRuntime } from '../runtime/index.js';

@@ -1,15 +1,10 @@
-import { existsSync } from 'node:fs';
 import { ErrorCode, isRagError } from '../errors/index.js';
-import { loadConfig, type Config } from '../config/index.js';
+import type { Config } from '../config/index.js';
+import { environmentConfig, EXIT } from '../runtime/index.js';
 import { createJsonLogger, silentLogger, type Logger, type LogLevel } from '../telemetry/index.js';
 
-/** Exit codes shared by every command. */
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
-
-/** A .env in the working directory fills variables the environment does not already set. */
-export function loadDotEnv(): void {
-  if (existsSync('.env')) process.loadEnvFile('.env');
-}
+// The commands share the services' exit codes.
+export { EXIT };
 
 /** The environment for a child process this command starts: ours (less `without`), with some variables set. */
 export function childEnvironment(
@@ -22,22 +17,9 @@ export function childEnvironment(
   return { ...inherited, ...overrides };
 }
 
+/** A command's configuration: `.env`, then the environment. */
 export function cliConfig(): Config {
-  loadDotEnv();
-  return loadConfig(process.env);
-}
-
-/**
- * A long-running service's configuration (`.env`, then the environment). A bad one is reported
- * on stderr, one line per problem, and the process exits 2 before anything starts.
- */
-export function serviceConfig(): Config {
-  try {
-    return cliConfig();
-  } catch (error) {
-    process.stderr.write(`${isRagError(error) ? error.message : String(error)}\n`);
-    process.exit(EXIT.usage);
-  }
+  return environmentConfig();
 }
 
 export type Verbosity = 'quiet' | 'normal' | 'verbose';

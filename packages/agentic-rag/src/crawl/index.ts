@@ -12,5 +12,3 @@ export type { CrawlRequest, CrawlRequestInput, PageRefreshRequest } from './craw
 export { PageRefresher } from './page-refresh.js';
 export type { PageRefresherOptions, PageRefreshOutcome, PageRefreshResult } from './page-refresh.js';
 export { CRAWLER_TOKEN, CRAWLER_USER_AGENT } from './page-fetcher.js';
-export { fixturePage, generatedSitePages, serveFixtureSite } from './fixture-site.js';
-export type { FixtureSite, SiteRequest } from './fixture-site.js';

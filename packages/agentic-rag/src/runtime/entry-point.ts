@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ErrorCode, isRagError } from '../errors/index.js';
-import { EXIT } from './cli-support.js';
+import { EXIT } from './service-config.js';
 
 /**
  * Listens on `port` (0: any free one) and says where; a taken port is one sentence naming the
