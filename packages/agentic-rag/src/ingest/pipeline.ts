@@ -233,7 +233,7 @@ export class IngestPipeline {
     };
     for (const { id, content } of documents) {
       signal?.throwIfAborted();
-      const { loaded, sourceRoot } = loadInline(id, content);
+      const { loaded, sourceRoot } = await loadInline(id, content, signal);
       loaded.failures.forEach(fail);
       if (sourceRoot === null) continue;
       summary.files++;
@@ -493,7 +493,7 @@ export class IngestPipeline {
               source.root,
             ),
           }
-        : loadInline(source.id, source.content);
+        : await loadInline(source.id, source.content);
     const pending: PendingWork[] = [];
     for (const loadedDocument of loaded.documents) {
       // Stage jobs embed and extract ahead of the ingest: what they see is screened the same way.

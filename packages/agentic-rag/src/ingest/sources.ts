@@ -141,10 +141,15 @@ function countBinaryFile(sourcePath: string, loaded: LoadResult): void {
 }
 
 /**
- * A document given as text: its id is a path-like name whose extension picks the loader and whose
- * first segment is its source root (null when the id itself is refused).
+ * A document given inline: its id is a path-like name whose extension picks the loader and whose
+ * first segment is its source root (null when the id itself is refused). The content of a binary
+ * format (PDF, DOCX) is its bytes in base64, the text of any other.
  */
-export function loadInline(id: string, content: string): { loaded: LoadResult; sourceRoot: string | null } {
+export async function loadInline(
+  id: string,
+  content: string,
+  signal?: AbortSignal,
+): Promise<{ loaded: LoadResult; sourceRoot: string | null }> {
   const refuse = (sourcePath: string, code: string, message: string) => ({
     loaded: { documents: [], failures: [{ sourcePath, code, message } satisfies LoadFailure] },
     sourceRoot: null,
@@ -158,17 +163,33 @@ export function loadInline(id: string, content: string): { loaded: LoadResult; s
     );
   }
   const loader = loaderFor(sourcePath);
-  if (!loader) {
-    const reason = binaryLoaderFor(sourcePath)
-      ? `"${path.extname(sourcePath)}" is a binary format: ingest the file from a folder, not as text`
-      : `unsupported file type "${path.extname(sourcePath) || '(none)'}" (supported: ${SUPPORTED_EXTENSIONS.join(' ')})`;
-    return refuse(sourcePath, ErrorCode.UNSUPPORTED_FILE_TYPE, reason);
+  const binaryLoader = binaryLoaderFor(sourcePath);
+  if (!loader && !binaryLoader) {
+    return refuse(
+      sourcePath,
+      ErrorCode.UNSUPPORTED_FILE_TYPE,
+      `unsupported file type "${path.extname(sourcePath) || '(none)'}" (supported: ${SUPPORTED_EXTENSIONS.join(' ')})`,
+    );
+  }
+  const sourceRoot = sourcePath.split('/')[0]!;
+  if (binaryLoader) {
+    // A binary format's inline content is its bytes in base64 (the service's contentBase64).
+    const bytes = Buffer.from(content, 'base64');
+    if (bytes.length > DEFAULT_DOCUMENT_LIMITS.maxBytes) {
+      const limit = DEFAULT_DOCUMENT_LIMITS.maxBytes;
+      return refuse(sourcePath, ErrorCode.FILE_TOO_LARGE, `${bytes.length} bytes; the limit is ${limit}`);
+    }
+    try {
+      const loaded = await binaryLoader({ sourcePath, bytes, ...(signal ? { signal } : {}) });
+      countBinaryFile(sourcePath, loaded);
+      return { loaded, sourceRoot };
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      return refuse(sourcePath, ErrorCode.PARSE_FAILED, `cannot parse: ${(error as Error).message}`);
+    }
   }
   try {
-    return {
-      loaded: loader({ sourcePath, text: normalizeText(content) }),
-      sourceRoot: sourcePath.split('/')[0]!,
-    };
+    return { loaded: loader!({ sourcePath, text: normalizeText(content) }), sourceRoot };
   } catch (error) {
     return refuse(sourcePath, ErrorCode.PARSE_FAILED, `cannot parse: ${(error as Error).message}`);
   }

@@ -4,7 +4,7 @@ import { context, propagation } from '@opentelemetry/api';
 import { Queue, type Job } from 'bullmq';
 import type { Config } from '../config/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
-import { discoverFiles, findSecrets, redactSecrets } from '../ingest/index.js';
+import { binaryLoaderFor, discoverFiles, findSecrets, redactSecrets } from '../ingest/index.js';
 import type { JobRecord, JobStore } from '../store/index.js';
 import type { QueueCounts } from '../telemetry/index.js';
 import {
@@ -155,6 +155,9 @@ export class IngestQueue {
    * screens them as the inline mode does.
    */
   async screenInline(id: string, content: string): Promise<string> {
+    // A PDF or DOCX arrives as base64, which holds no readable secret (and redacting it would
+    // corrupt the file): the worker screens the text it extracts, as it does a file's.
+    if (binaryLoaderFor(id)) return content;
     const findings = await findSecrets(content);
     if (findings.length === 0) return content;
     if (this.config.INGEST_SECRETS === 'refuse') {

@@ -9,7 +9,8 @@ import { Reconciler } from '../queue/index.js';
 import type { RagRuntime } from '../runtime/index.js';
 import { unfinishedIngests } from '../store/index.js';
 import type { Caller } from './caller.js';
-import { contentText, idText, parseInput } from './inputs.js';
+import { inlineDocument, InlineDocumentInput } from './inline-documents.js';
+import { idText, parseInput } from './inputs.js';
 import type { CallOptions, OperationContext, RagService } from './rag-service.js';
 
 /** Operations that change a workspace: a writer key whose scope holds it; every one audited. */
@@ -19,9 +20,7 @@ const MAX_DOCUMENTS = 1000;
 const IngestInput = z.object({
   paths: z.array(idText('each path', 4096), { error: 'paths must be a list of strings' }).nullish(),
   documents: z
-    .array(z.object({ id: idText('documents.id', 2000), content: contentText('documents.content') }), {
-      error: 'documents must be a list of {id, content}',
-    })
+    .array(InlineDocumentInput, { error: 'documents must be a list of {id, content or contentBase64}' })
     .max(MAX_DOCUMENTS, { error: `documents must hold at most ${MAX_DOCUMENTS} documents per call` })
     .nullish(),
   prune: z.boolean({ error: 'prune must be a boolean' }).nullish(),
@@ -52,7 +51,7 @@ export async function ingest(
       // Checked inside the guard: a caller without the role learns FORBIDDEN, not what was wrong.
       const parsed = parseInput(IngestInput, { ...input, workspaceId: undefined });
       const paths = parsed.paths ?? [];
-      const documents = parsed.documents ?? [];
+      const documents = (parsed.documents ?? []).map(inlineDocument);
       if (paths.length === 0 && documents.length === 0) {
         throw new RagError(ErrorCode.INVALID_INPUT, 'give paths or documents to ingest');
       }

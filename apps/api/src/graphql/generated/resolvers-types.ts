@@ -342,9 +342,13 @@ export type IngestSummary = {
   tokens: Scalars['Int']['output'];
 };
 
+/** One document given inline: exactly one of content and contentBase64. */
 export type InlineDocumentInput = {
-  content: Scalars['String']['input'];
-  /** Path-like id whose extension picks the loader: notes/faq.md, api/spec.yaml. */
+  /** The document's text (any text format). */
+  content?: InputMaybe<Scalars['String']['input']>;
+  /** The file's bytes in base64: required for PDF and DOCX, accepted for text formats (UTF-8). */
+  contentBase64?: InputMaybe<Scalars['String']['input']>;
+  /** Path-like id whose extension picks the loader: notes/faq.md, api/spec.yaml, manuals/guide.pdf. */
   id: Scalars['ID']['input'];
 };
 
