@@ -7,6 +7,7 @@ import {
   type Logger,
   type RagService,
 } from '@agentic-rag/core';
+import { handleConsole } from './console/index.js';
 import { handleExplorer } from './explorer/index.js';
 import { createGraphql } from './graphql/apollo.js';
 import { createGraphqlStream, GRAPHQL_STREAM_PATH } from './graphql/stream.js';
@@ -24,7 +25,7 @@ export interface ApiState {
 }
 
 /**
- * The HTTP surface: GraphQL at /graphql with an offline explorer at /explorer, the REST search
+ * The HTTP surface: the web console at /, GraphQL at /graphql with an offline explorer at /explorer, the REST search
  * contract (/search/semantic, /search/expand-graph, /entity/..., /openapi.json), Prometheus at
  * /metrics, liveness and readiness for orchestrators. GraphQL and REST callers authenticate
  * with `Authorization: Bearer <key>` before anything else runs; /healthz, the explorer page and
@@ -41,6 +42,7 @@ export async function createApi(
 
   const route = async (request: IncomingMessage, response: ServerResponse, logger: Logger): Promise<void> => {
     if (handleExplorer(request, response)) return;
+    if (handleConsole(request, response)) return;
     const url = new URL(request.url ?? '/', 'http://localhost');
     const method = request.method ?? 'GET';
     const streaming = url.pathname === GRAPHQL_STREAM_PATH;

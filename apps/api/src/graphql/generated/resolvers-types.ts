@@ -631,9 +631,14 @@ export type SearchHit = {
   /** The document's metadata: a knowledge piece's knowledge_type, info_type, tags and entity_id; a spec operation's method and path. */
   documentMetadata?: Maybe<Scalars['JSON']['output']>;
   endOffset: Scalars['Int']['output'];
+  /** The score the fusion of the channels gave the chunk. */
+  fusedScore: Scalars['Float']['output'];
   graphEntities?: Maybe<Array<Scalars['String']['output']>>;
   /** Graph entities (ids) the chunk mentions: where to start a graph expansion from it. */
   mentions: Array<Scalars['String']['output']>;
+  /** When a reranker ran: {score, features} (the features it weighed, when it reports them); else null. */
+  rerank?: Maybe<Scalars['JSON']['output']>;
+  /** The score hits are ordered by: the reranker's when one ran, else fusedScore. */
   score: Scalars['Float']['output'];
   sectionPath: Scalars['String']['output'];
   sourceId: Scalars['String']['output'];
@@ -1483,8 +1488,10 @@ export type SearchHitResolvers<
   chunkId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   documentMetadata?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   endOffset?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  fusedScore?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   graphEntities?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
   mentions?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  rerank?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   score?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   sectionPath?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   sourceId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;

@@ -1,0 +1,2 @@
+export { handleConsole } from './handle-console.js';
+export { CONSOLE_ROUTES } from './routes.js';
