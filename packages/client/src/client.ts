@@ -1,5 +1,14 @@
 import { readAnswerStream } from './answer-stream.js';
 import { AgenticRagError } from './errors.js';
+import { EXPAND_GRAPH, RAG_ANSWER, SEARCH } from './operations.js';
+import type {
+  ExpandGraphQuery,
+  ExpandGraphQueryVariables,
+  RagAnswerMutation,
+  RagAnswerMutationVariables,
+  SearchQuery,
+  SearchQueryVariables,
+} from './generated/graphql.js';
 import type {
   EntityResponse,
   ExpandGraphRequest,
@@ -30,27 +39,6 @@ export interface ClientOptions {
   /** Remember REST answers and revalidate them with their ETag (default true). */
   cacheRest?: boolean;
 }
-
-const RAG_ANSWER = `mutation RagAnswer($input: RagAnswerInput!) {
-  ragAnswer(input: $input) {
-    answer refused cached runId traceId corpusVersion
-    citations { index sourceId chunkId title url snippet score pageNumber }
-    selfCheck { passed citationCoverage warnings }
-    conversation { id turn standaloneQuery rewritten rewriter }
-  }
-}`;
-const SEARCH = `query Search($input: SearchInput!) {
-  search(input: $input) {
-    query correctedQuery
-    hits { chunkId sourceId title url text score graphEntities mentions documentMetadata }
-  }
-}`;
-const EXPAND = `query Expand($workspaceId: ID!, $ids: [ID!]!, $depth: Int, $relationTypes: [String!]) {
-  expandGraph(workspaceId: $workspaceId, ids: $ids, depth: $depth, relationTypes: $relationTypes) {
-    entities { id type name hop strength }
-    edges { from to type weight }
-  }
-}`;
 
 /**
  * The agentic-rag APIs from TypeScript: GraphQL (`ragAnswer`, `search`, `expandGraph`, or any
@@ -96,7 +84,8 @@ export class AgenticRagClient {
   }
 
   async ragAnswer(input: RagAnswerInput): Promise<RagAnswer> {
-    const data = await this.graphql<{ ragAnswer: RagAnswer }>(RAG_ANSWER, { input: this.scoped(input) });
+    const variables = { input: this.scoped(input) } satisfies RagAnswerMutationVariables;
+    const data = await this.graphql<RagAnswerMutation>(RAG_ANSWER, variables);
     return data.ragAnswer;
   }
 
@@ -130,7 +119,8 @@ export class AgenticRagClient {
   }
 
   async search(input: SearchInput): Promise<SearchResult> {
-    const data = await this.graphql<{ search: SearchResult }>(SEARCH, { input: this.scoped(input) });
+    const variables = { input: this.scoped(input) } satisfies SearchQueryVariables;
+    const data = await this.graphql<SearchQuery>(SEARCH, variables);
     return data.search;
   }
 
@@ -138,12 +128,13 @@ export class AgenticRagClient {
     ids: string[],
     options: { depth?: number; relationTypes?: string[]; workspaceId?: string } = {},
   ): Promise<GraphExpansion> {
-    const data = await this.graphql<{ expandGraph: GraphExpansion }>(EXPAND, {
+    const variables = {
       workspaceId: this.workspace(options.workspaceId),
       ids,
       depth: options.depth ?? 1,
       ...(options.relationTypes ? { relationTypes: options.relationTypes } : {}),
-    });
+    } satisfies ExpandGraphQueryVariables;
+    const data = await this.graphql<ExpandGraphQuery>(EXPAND_GRAPH, variables);
     return data.expandGraph;
   }
 

@@ -1,41 +1,36 @@
-/** Shapes of what the service returns, as far as the client reads them. */
+/**
+ * Shapes of what the service returns, as far as the client reads them. The GraphQL ones are derived
+ * from generated/graphql.ts, which `pnpm codegen` makes from the server's schema.graphql and the
+ * operations the client sends (operations.ts): a field the schema renames or drops fails codegen and
+ * the typecheck instead of reaching a user as undefined.
+ */
+import type {
+  ExpandGraphQuery,
+  RagAnswerInput as SchemaRagAnswerInput,
+  RagAnswerMutation,
+  SearchInput as SchemaSearchInput,
+  SearchQuery,
+} from './generated/graphql.js';
 
-export interface Citation {
-  index: number;
-  sourceId: string;
-  chunkId: string;
-  title: string | null;
-  url: string | null;
-  snippet: string;
-  score: number;
-  /** The 1-based page the cited passage starts on, for a paged source (PDF); null otherwise. */
-  pageNumber: number | null;
-}
+/** What `ragAnswer` returns: the fields its operation selects. */
+export type RagAnswer = RagAnswerMutation['ragAnswer'];
+export type Citation = RagAnswer['citations'][number];
+/** Set on an answer asked in a conversation; pass its `id` as `conversationId` with the next question. */
+export type AnswerConversation = NonNullable<RagAnswer['conversation']>;
+export type SearchResult = SearchQuery['search'];
+export type SearchHit = SearchResult['hits'][number];
+export type GraphExpansion = ExpandGraphQuery['expandGraph'];
 
-export interface RagAnswer {
-  answer: string;
-  citations: Citation[];
-  refused: boolean;
-  cached: boolean;
-  runId: string;
-  traceId: string;
-  corpusVersion: number;
-  selfCheck: { passed: boolean; citationCoverage: number; warnings: string[] };
-  /** Set when the question was asked in a conversation. */
-  conversation?: AnswerConversation | null;
-}
+/** The schema's input, except that `workspaceId` may be left to the client's default. */
+export type RagAnswerInput = Omit<SchemaRagAnswerInput, 'workspaceId'> & { workspaceId?: string };
+/** The schema's input, except that `workspaceId` may be left to the client's default. */
+export type SearchInput = Omit<SchemaSearchInput, 'workspaceId'> & { workspaceId?: string };
 
-export interface AnswerConversation {
-  /** Pass it as `conversationId` with the next question. */
-  id: string;
-  turn: number;
-  /** The question answered: a follow-up made standalone against the earlier turns. */
-  standaloneQuery: string;
-  rewritten: boolean;
-  rewriter: 'none' | 'rules' | 'llm';
-}
-
-/** What `ragAnswerStream` yields (the server's `error` event is thrown as an AgenticRagError). */
+/**
+ * What `ragAnswerStream` yields: the events of `POST /answer/stream`, a REST route whose events are
+ * flat (the GraphQL subscription's RagAnswerEvent nests them). The server's `error` event is thrown as
+ * an AgenticRagError.
+ */
 export type RagAnswerStreamEvent =
   | { type: 'stage'; stage: string; status: 'started' }
   | { type: 'stage'; stage: string; status: 'finished'; ms: number }
@@ -44,59 +39,7 @@ export type RagAnswerStreamEvent =
   | { type: 'final'; answer: RagAnswer }
   | { type: 'error'; code: string; message: string; retryable: boolean };
 
-export interface RagAnswerInput {
-  query: string;
-  workspaceId?: string;
-  topK?: number;
-  useHyde?: boolean;
-  useTools?: boolean;
-  filters?: Record<string, unknown>;
-  /**
-   * Read at least this corpus version: pass the corpusVersion an ingest or delete returned to read
-   * your own write through another API process or a replica.
-   */
-  minCorpusVersion?: number;
-  /** Continue a conversation (the `conversation.id` of an earlier answer). */
-  conversationId?: string;
-  /** Begin a conversation with this question. */
-  startConversation?: boolean;
-}
-
-export interface SearchHit {
-  chunkId: string;
-  sourceId: string;
-  title: string | null;
-  url: string | null;
-  text: string;
-  score: number;
-  graphEntities: string[] | null;
-  /** Graph entities the chunk mentions. */
-  mentions: string[];
-  documentMetadata: Record<string, unknown> | null;
-}
-
-export interface SearchInput {
-  query: string;
-  workspaceId?: string;
-  k?: number;
-  filters?: Record<string, unknown>;
-  /**
-   * Read at least this corpus version: pass the corpusVersion an ingest or delete returned to read
-   * your own write through another API process or a replica.
-   */
-  minCorpusVersion?: number;
-}
-
-export interface SearchResult {
-  query: string;
-  correctedQuery: string | null;
-  hits: SearchHit[];
-}
-
-export interface GraphExpansion {
-  entities: Array<{ id: string; type: string; name: string; hop: number; strength: number }>;
-  edges: Array<{ from: string; to: string; type: string; weight: number }>;
-}
+// The REST contract (document 003) is not in schema.graphql; these shapes follow its routes.
 
 export interface SemanticSearchRequest {
   query: string;

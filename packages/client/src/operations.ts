@@ -1,0 +1,78 @@
+// The GraphQL operations the client sends. `pnpm codegen` checks each against the server's
+// schema.graphql and generates its variables and result types into generated/graphql.ts, so a
+// schema change that breaks one fails there, not in a user's program.
+
+export const RAG_ANSWER = /* GraphQL */ `
+  mutation RagAnswer($input: RagAnswerInput!) {
+    ragAnswer(input: $input) {
+      answer
+      refused
+      cached
+      runId
+      traceId
+      corpusVersion
+      citations {
+        index
+        sourceId
+        chunkId
+        title
+        url
+        snippet
+        score
+        pageNumber
+      }
+      selfCheck {
+        passed
+        citationCoverage
+        warnings
+      }
+      conversation {
+        id
+        turn
+        standaloneQuery
+        rewritten
+        rewriter
+      }
+    }
+  }
+`;
+
+export const SEARCH = /* GraphQL */ `
+  query Search($input: SearchInput!) {
+    search(input: $input) {
+      query
+      correctedQuery
+      hits {
+        chunkId
+        sourceId
+        title
+        url
+        text
+        score
+        graphEntities
+        mentions
+        documentMetadata
+      }
+    }
+  }
+`;
+
+export const EXPAND_GRAPH = /* GraphQL */ `
+  query ExpandGraph($workspaceId: ID!, $ids: [ID!]!, $depth: Int, $relationTypes: [String!]) {
+    expandGraph(workspaceId: $workspaceId, ids: $ids, depth: $depth, relationTypes: $relationTypes) {
+      entities {
+        id
+        type
+        name
+        hop
+        strength
+      }
+      edges {
+        from
+        to
+        type
+        weight
+      }
+    }
+  }
+`;
