@@ -133,7 +133,11 @@ export function startService(app: 'api' | 'worker', env: Record<string, string>,
     )
       delete clean[key];
   const main = path.join(REPO, `apps/${app}/src/main.ts`);
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, main], { cwd, env: { ...clean, ...env } });
+  // LOG_FORMAT=json: callers read the JSON events on stdout.
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, main], {
+    cwd,
+    env: { ...clean, LOG_FORMAT: 'json', ...env },
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

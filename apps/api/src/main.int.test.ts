@@ -15,7 +15,11 @@ describe('API process on embedded defaults', () => {
   let root: string;
   let child: ChildProcess;
   let baseUrl: string;
-  const logs: string[] = [];
+  let logFile: string;
+  /** What a person sees: stdout and stderr, apart. */
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const logs = () => readFile(logFile, 'utf8').catch(() => '');
 
   beforeAll(async () => {
     root = await mkdtemp(path.join(os.tmpdir(), 'rag-api-'));
@@ -32,24 +36,28 @@ describe('API process on embedded defaults', () => {
       AGENTIC_RAG_CORPUS_DIR: path.join(root, 'corpus'),
     };
     delete env.DATABASE_URL;
+    delete env.LOG_FORMAT;
+    delete env.LOG_FILE;
+    logFile = path.join(root, 'data', 'logs', 'agentic-rag.log');
     child = spawn(process.execPath, ['--import', TSX_LOADER, path.join(REPO, 'apps/api/src/main.ts')], {
       cwd: root,
       env,
     });
-    const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`API did not start:\n${logs.join('')}`)), 60_000);
-      child.stdout!.on('data', (chunk: Buffer) => {
-        logs.push(chunk.toString());
-        const match = /"event":"api-listening","port":(\d+)/.exec(logs.join(''));
-        if (match) {
-          clearTimeout(timer);
-          resolve(Number(match[1]));
-        }
-      });
-      child.stderr!.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
-      child.on('exit', (code) => reject(new Error(`API exited with ${code}:\n${logs.join('')}`)));
-    });
-    baseUrl = `http://127.0.0.1:${port}`;
+    child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+    let exited: number | null | undefined;
+    child.on('exit', (code) => (exited = code));
+    // The port is in the log file before the service is ready: /healthz is asked at once.
+    for (let attempt = 0; ; attempt++) {
+      const match = /"event":"api-listening","port":(\d+)/.exec(await logs());
+      if (match) {
+        baseUrl = `http://127.0.0.1:${match[1]}`;
+        break;
+      }
+      if (exited !== undefined || attempt > 600)
+        throw new Error(`API did not start (${exited}):\n${stderr.join('')}${await logs()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   });
 
   /** The admin key the first start wrote (it may still be writing it while the corpus loads). */
@@ -88,9 +96,30 @@ describe('API process on embedded defaults', () => {
       backend: 'pglite',
       corpus: { workspaceId: 'demo', documents: 1, chunks: 1 },
     });
-    expect(logs.join('')).toContain(
+    expect(await logs()).toContain(
       '"event":"smoke-search","query":"How do I create a location?","top":{"sourcePath":"corpus/locations.md"',
     );
+  });
+
+  it('prints one line when ready: the console URL, the admin key file and the real corpus counts', async () => {
+    for (let attempt = 0; attempt < 100 && !stdout.join('').includes('\n'); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(stdout.join('')).toBe(
+      `agentic-rag ready: ${baseUrl}/ · admin key in ${path.join(root, 'data', 'admin.key')} · ` +
+        `workspace demo: 1 document, 1 chunk · log ${logFile}\n`,
+    );
+    expect(stderr.join('')).toBe('');
+    // The configuration dump and every event are in the log file, as JSON lines.
+    const lines = (await logs())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({ event: 'api-starting', config: { PORT: 0, LOG_FORMAT: 'pretty' } });
+    expect(lines.find((line) => line.event === 'api-ready')).toMatchObject({
+      url: `${baseUrl}/`,
+      corpus: { workspaceId: 'demo', documents: 1, chunks: 1 },
+    });
   });
 
   it('mints an admin key on the first start: a 0600 file whose path is logged, never the key', async () => {
@@ -98,8 +127,8 @@ describe('API process on embedded defaults', () => {
     const key = await adminKey();
     expect(key).toMatch(/^ar_/);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
-    expect(logs.join('')).toContain(file);
-    expect(logs.join('')).not.toContain(key);
+    expect(stdout.join('')).toContain(file);
+    expect(stdout.join('') + (await logs())).not.toContain(key);
     const search = (authorization?: string) =>
       fetch(`${baseUrl}/graphql`, {
         method: 'POST',
@@ -150,11 +179,51 @@ describe('API process lifecycle', () => {
       env: childEnv,
     });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      stdout += chunk.toString();
+    });
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    return { child, exited, output: () => output };
+    return { child, exited, output: () => output, stdout: () => stdout };
   };
+
+  it('writes JSON lines on stdout, and no log file, with LOG_FORMAT=json', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'rag-api-json-'));
+    await mkdir(path.join(root, 'corpus'));
+    await writeFile(path.join(root, 'corpus', 'depots.md'), '# Depots\n\nDepots open at six.\n');
+    const api = start(root, {
+      PORT: '0',
+      LOG_FORMAT: 'json',
+      AGENTIC_RAG_CORPUS_DIR: path.join(root, 'corpus'),
+    });
+    try {
+      for (let attempt = 0; attempt < 600 && !api.stdout().includes('"event":"api-ready"'); attempt++) {
+        if (api.child.exitCode !== null) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const lines = api
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines[0]).toMatchObject({ event: 'api-starting', config: { LOG_FORMAT: 'json' } });
+      const ready = lines.find((line) => line.event === 'api-ready');
+      expect(ready).toMatchObject({
+        url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/$/),
+        adminKey: { file: path.join(root, 'data', 'admin.key') },
+        corpus: { workspaceId: 'demo', documents: 1, chunks: 1 },
+        logFile: null,
+      });
+      await expect(access(path.join(root, 'data', 'logs'))).rejects.toThrow();
+      api.child.kill('SIGTERM');
+      expect(await api.exited).toBe(0);
+    } finally {
+      api.child.kill('SIGKILL');
+      await rm(root, { recursive: true, force: true });
+    }
+  });
 
   it('stops cleanly on SIGTERM in the middle of the start-up ingest', async () => {
     const root = await mkdtemp(path.join(os.tmpdir(), 'rag-api-stop-'));
@@ -165,7 +234,11 @@ describe('API process lifecycle', () => {
         `# Doc ${index}\n\n${'Parcels move between depots every night. '.repeat(60)}\n`,
       );
     }
-    const api = start(root, { PORT: '0', AGENTIC_RAG_CORPUS_DIR: path.join(root, 'corpus') });
+    const api = start(root, {
+      PORT: '0',
+      LOG_FORMAT: 'json',
+      AGENTIC_RAG_CORPUS_DIR: path.join(root, 'corpus'),
+    });
     try {
       for (let attempt = 0; attempt < 600 && !api.output().includes('"event":"ingest-start"'); attempt++) {
         await new Promise((resolve) => setTimeout(resolve, 100));

@@ -1,7 +1,7 @@
+import { existsSync } from 'node:fs';
 import {
   ensureAdminKey,
   RagService,
-  createJsonLogger,
   redactConfig,
   startTracing,
   watchQueue,
@@ -9,13 +9,25 @@ import {
   type Logger,
   type RagRuntime,
 } from '@agentic-rag/core';
-import { createRuntime, listen, runService, serviceConfig } from '@agentic-rag/core/runtime';
+import {
+  consoleUrl,
+  createRuntime,
+  listen,
+  readyLine,
+  runService,
+  serviceConfig,
+  serviceLog,
+  type ReadyFacts,
+} from '@agentic-rag/core/runtime';
 import { createApi } from './server.js';
 
 async function main(): Promise<void> {
   const config = serviceConfig();
-  const logger = createJsonLogger({ level: config.LOG_LEVEL, write: (line) => process.stdout.write(line) });
-  logger.info('starting', { event: 'api-starting', config: redactConfig(config) });
+  // LOG_FORMAT=pretty (the default): the configuration and every JSON line go to LOG_FILE, and the
+  // terminal gets one line once the service is ready.
+  const log = serviceLog(config);
+  const { logger } = log;
+  logger.info('starting', { event: 'api-starting', config: redactConfig(config), logFile: log.file });
   const tracing = startTracing({ config, serviceName: 'agentic-rag-api' });
 
   const runtime = await createRuntime({ config, logger, queue: true });
@@ -23,8 +35,12 @@ async function main(): Promise<void> {
   const unwatch = queue ? watchQueue(() => queue.counts()) : () => {};
   const service = new RagService(runtime);
   // The quick start stays two commands with auth on: the first start mints an admin key.
-  if (service.authEnabled) await ensureAdminKey(service.keys, config.DATA_DIR, logger);
-  else logger.warn('AGENTIC_RAG_AUTH=off: every caller is an admin (loopback only)', { event: 'auth-off' });
+  let adminKey: ReadyFacts['adminKey'] = { none: 'auth-off' };
+  if (service.authEnabled) {
+    const { path } = await ensureAdminKey(service.keys, config.DATA_DIR, logger);
+    // Keys made earlier may have replaced the first one, and its file been deleted as advised.
+    adminKey = existsSync(path) ? { file: path } : { none: 'not-on-disk' };
+  } else logger.warn('AGENTIC_RAG_AUTH=off: every caller is an admin (loopback only)', { event: 'auth-off' });
   const { server, state, stop: stopGraphql } = await createApi(service);
   let port: number;
   try {
@@ -64,6 +80,7 @@ async function main(): Promise<void> {
     await service.close();
     await runtime.close();
     await tracing.shutdown();
+    log.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
@@ -78,8 +95,16 @@ async function main(): Promise<void> {
       throw error;
     }
   }
+  const { documents, chunks } = await runtime.store.stats(config.AGENTIC_RAG_WORKSPACE);
+  const facts: ReadyFacts = {
+    url: consoleUrl(config.HOST, port),
+    adminKey,
+    corpus: { workspaceId: config.AGENTIC_RAG_WORKSPACE, documents, chunks },
+    logFile: log.file,
+  };
   state.ready = true;
-  logger.info('ready', { event: 'api-ready' });
+  logger.info('ready', { event: 'api-ready', ...facts });
+  log.announce(readyLine(facts));
 }
 
 /**

@@ -122,6 +122,8 @@ async function startApi(dataDir: string, databaseUrl: string | null) {
       DATA_DIR: dataDir,
       PORT: '0',
       LOG_LEVEL: 'info',
+      // The port and readiness are read from the JSON events on stdout.
+      LOG_FORMAT: 'json',
       AGENTIC_RAG_CACHE: 'false',
       RATE_LIMIT_PER_SECOND: '0',
       AGENTIC_RAG_CORPUS_DIR: path.join(REPO, 'simulated_ingestion'),

@@ -13,7 +13,7 @@ Start-up time as a user sees it, on the quick start's defaults (embedded databas
 DATA_DIR, the sample corpus ingested on start, no Redis): for the compiled path (pnpm start, pnpm mcp)
 and the tsx path they replaced (pnpm start:tsx, pnpm exec node --import tsx apps/mcp/src/main.ts):
 
-  first start   pnpm start on an empty DATA_DIR until it logs api-ready (migrations, admin key,
+  first start   pnpm start on an empty DATA_DIR until it prints its ready line (migrations, admin key,
                 the whole sample corpus ingested)
   restart       pnpm start again on that DATA_DIR, nothing changed (median of --restarts)
   mcp connect   pnpm mcp on stdio, from spawn to the answer to MCP initialize (median of --restarts)
@@ -129,16 +129,16 @@ async function main(): Promise<number> {
 function baseEnvironment(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
   return childEnvironment(overrides, {
     without:
-      /^(DATABASE_URL|DATABASE_REPLICA_URLS|REDIS_|NEO4J_|OTEL_|RAG_|AGENTIC_RAG_|HOST$|PORT$|DATA_DIR$)/,
+      /^(DATABASE_URL|DATABASE_REPLICA_URLS|REDIS_|NEO4J_|OTEL_|RAG_|AGENTIC_RAG_|LOG_FORMAT$|LOG_FILE$|HOST$|PORT$|DATA_DIR$)/,
   });
 }
 
-/** Seconds from spawning `command` to its api-ready log line; then stops it and waits for it to exit. */
+/** Seconds from spawning `command` to the ready line a person sees; then stops it and waits for it to exit. */
 async function startUntilReady(command: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const started = performance.now();
   const child = spawnGroup(command, env);
   try {
-    await waitForOutput(child, child.stdout!, '"event":"api-ready"');
+    await waitForOutput(child, child.stdout!, 'agentic-rag ready: ');
     return (performance.now() - started) / 1000;
   } finally {
     await stopGroup(child);

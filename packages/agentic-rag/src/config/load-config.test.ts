@@ -24,6 +24,8 @@ describe('loadConfig defaults', () => {
     ['PORT', 4000],
     ['DATA_DIR', '.data'],
     ['LOG_LEVEL', 'info'],
+    ['LOG_FORMAT', 'pretty'],
+    ['LOG_FILE', undefined],
     ['DATABASE_POOL_MAX', Math.min(10, Math.max(2, 2 * os.availableParallelism()))],
     ['NEO4J_USER', 'neo4j'],
     ['AGENTIC_RAG_ENABLED', true],
@@ -148,6 +150,7 @@ describe('loadConfig errors', () => {
       'verbose',
       'LOG_LEVEL="verbose" is invalid: expected one of trace, debug, info, warn, error, fatal, silent',
     ],
+    ['LOG_FORMAT', 'text', 'LOG_FORMAT="text" is invalid: expected one of pretty, json'],
     ['AGENTIC_RAG_TOPK', '0', 'AGENTIC_RAG_TOPK="0" is invalid: expected an integer from 1 to 50'],
     [
       'AGENTIC_RAG_JOB_ATTEMPTS',

@@ -100,6 +100,10 @@ export const configSchema = z.object({
     .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
     .default('info')
     .describe('one of trace, debug, info, warn, error, fatal, silent'),
+  // A person running `pnpm start` reads one line; a container's log shipper reads JSON on stdout.
+  // What each means in full: variable-docs.ts (the docs table); runtime/service-log.ts applies them.
+  LOG_FORMAT: z.enum(['pretty', 'json']).default('pretty').describe('one of pretty, json'),
+  LOG_FILE: z.string().trim().min(1).optional().describe('a file path (appended to)'),
   AGENTIC_RAG_WORKER_METRICS_PORT: int(9465, 0, 65535),
 
   // OpenTelemetry's own variable names, read here and handed to the SDK (telemetry/tracing.ts).

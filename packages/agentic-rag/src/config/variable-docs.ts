@@ -18,6 +18,15 @@ export const VARIABLE_DOCS: Partial<Record<keyof Config, VariableDoc>> = {
   LOG_LEVEL: {
     meaning: '`trace` … `fatal`, `silent`; JSON lines on stdout (CLIs: stderr, `warn` unless set)',
   },
+  LOG_FORMAT: {
+    meaning:
+      "how `pnpm start` (the API) writes its log: `pretty` prints one line on stdout when ready (console URL, where the admin key is, the corpus's documents and chunks), warnings and errors as short lines on stderr, and every JSON log line (the configuration, redacted, included) to `LOG_FILE`; `json` writes the JSON lines to stdout instead and no file, for containers and log shippers. The worker and CLIs are unaffected; `pnpm mcp` logs to stderr either way",
+  },
+  LOG_FILE: {
+    default: '`DATA_DIR/logs/agentic-rag.log`',
+    meaning:
+      'file the API appends its JSON log lines to when `LOG_FORMAT=pretty` (directories are created; a file that cannot be written stops the start with one line)',
+  },
   AGENTIC_RAG_WORKER_METRICS_PORT: {
     meaning:
       "port of `pnpm worker`'s `/metrics` and `/healthz` (on `HOST`); `0` picks a free one, named in the `worker-ready` log line; a taken port stops the worker",
