@@ -41,7 +41,7 @@ export async function createApi(
   const authenticate = (request: IncomingMessage) => service.authenticate(request.headers.authorization);
 
   const route = async (request: IncomingMessage, response: ServerResponse, logger: Logger): Promise<void> => {
-    if (handleExplorer(request, response)) return;
+    if (handleExplorer(request, response, runtime.config.AGENTIC_RAG_WORKSPACE)) return;
     if (handleConsole(request, response)) return;
     const url = new URL(request.url ?? '/', 'http://localhost');
     const method = request.method ?? 'GET';

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '../../../../test/backends.js';
 import { serviceWithAdmin } from '../../../../test/api.js';
 import { createApi } from '../server.js';
+import { EXAMPLE_QUESTION } from './example-query.js';
 
 // Debian's build, installed by .ci/provision-services.sh; Playwright's own browser download is not used.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -76,6 +77,7 @@ describe('GraphQL explorer', () => {
     const html = await response.text();
     expect(html).not.toMatch(/https?:\/\//);
     expect(html).not.toMatch(/<script(?![^>]*\ssrc=)/);
+    expect(html).toContain(EXAMPLE_QUESTION);
     expect(assetPaths(html).map((path) => path.replace(/-[0-9a-f]{12}\./, '-<hash>.'))).toEqual([
       '/explorer/assets/graphiql-4.1.2.min.css',
       '/explorer/assets/explorer-<hash>.css',
@@ -192,6 +194,12 @@ describe('GraphQL explorer', () => {
       await page.goto(`${api.origin}/explorer`);
       const editor = page.locator('.graphiql-query-editor .CodeMirror');
       await editor.waitFor({ timeout: 20_000 });
+      // It opens with the example search (example-query.ts) over the API's default workspace.
+      const opening = await editor.evaluate((element) =>
+        (element as unknown as { CodeMirror: { getValue(): string } }).CodeMirror.getValue(),
+      );
+      expect(opening).toContain('query ExampleSearch');
+      expect(opening).toContain(`query: "${EXAMPLE_QUESTION}"`);
       // GraphiQL's editors are CodeMirror 5 instances; setting the text directly avoids auto-closed braces.
       await editor.evaluate((element, query) => {
         (element as unknown as { CodeMirror: { setValue(value: string): void } }).CodeMirror.setValue(query);

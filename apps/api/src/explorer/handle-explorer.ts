@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '@agentic-rag/core';
 import { sendError } from '../http-errors.js';
 import { loadExplorerAssets, type ExplorerAssets } from './assets.js';
+import { exampleQuery } from './example-query.js';
 import { ASSETS_PATH, EXPLORER_CSP, EXPLORER_PATH, renderExplorerPage } from './page.js';
 
 interface Explorer {
@@ -9,13 +10,14 @@ interface Explorer {
   page: Buffer;
 }
 
-let explorer: Explorer | undefined;
+let explorer: (Explorer & { workspaceId: string }) | undefined;
 
 /** Read on first use (about 1.6 MB), then served from memory. */
-function loadExplorer(): Explorer {
-  if (!explorer) {
-    const assets = loadExplorerAssets();
-    explorer = { assets, page: Buffer.from(renderExplorerPage(assets)) };
+function loadExplorer(workspaceId: string): Explorer {
+  if (explorer?.workspaceId !== workspaceId) {
+    const assets = explorer?.assets ?? loadExplorerAssets();
+    const page = Buffer.from(renderExplorerPage(assets, exampleQuery(workspaceId)));
+    explorer = { assets, page, workspaceId };
   }
   return explorer;
 }
@@ -24,19 +26,23 @@ function loadExplorer(): Explorer {
  * A GraphQL explorer (GraphiQL) that needs no internet: `GET /explorer` is the page and
  * `GET /explorer/assets/<name>` its scripts and styles, read from installed npm packages. Only the names
  * in the asset allowlist are served, so no path reaches the file system. The page queries /graphql on
- * the same origin.
+ * the same origin, and opens with an example search over `workspaceId` (the API's default workspace).
  *
  * It is served in production too, but there Apollo turns introspection off (see graphql/apollo.ts):
  * queries still run, while GraphiQL's docs, autocompletion and validation have no schema to work from.
  *
  * Returns false, having written nothing, for every request that is not a GET or HEAD under /explorer.
  */
-export function handleExplorer(request: IncomingMessage, response: ServerResponse): boolean {
+export function handleExplorer(
+  request: IncomingMessage,
+  response: ServerResponse,
+  workspaceId: string,
+): boolean {
   const method = request.method ?? 'GET';
   if (method !== 'GET' && method !== 'HEAD') return false;
   const { pathname } = new URL(request.url ?? '/', 'http://localhost');
   if (pathname === EXPLORER_PATH || pathname === `${EXPLORER_PATH}/`) {
-    const { page } = loadExplorer();
+    const { page } = loadExplorer(workspaceId);
     send(response, method, page, {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-cache',
@@ -46,7 +52,7 @@ export function handleExplorer(request: IncomingMessage, response: ServerRespons
     return true;
   }
   if (!pathname.startsWith(ASSETS_PATH)) return false;
-  const asset = loadExplorer().assets.byName.get(pathname.slice(ASSETS_PATH.length));
+  const asset = loadExplorer(workspaceId).assets.byName.get(pathname.slice(ASSETS_PATH.length));
   if (!asset) {
     sendError(response, ErrorCode.NOT_FOUND, `no explorer asset at ${pathname}`);
     return true;

@@ -19,8 +19,16 @@ export const EXPLORER_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** The explorer's HTML. Asset names are generated, never user input, so they need no escaping. */
-export function renderExplorerPage(assets: ExplorerAssets): string {
+/** Text safe inside a double-quoted HTML attribute. */
+function attribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * The explorer's HTML. Asset names are generated, never user input, so they need no escaping; the
+ * example query travels in a data attribute because the CSP allows no inline script.
+ */
+export function renderExplorerPage(assets: ExplorerAssets, defaultQuery: string): string {
   const styles = assets.styles.map(
     (asset) => `    <link rel="stylesheet" href="${ASSETS_PATH}${asset.name}" />`,
   );
@@ -41,7 +49,7 @@ export function renderExplorerPage(assets: ExplorerAssets): string {
     ...scripts,
     '  </head>',
     '  <body>',
-    '    <div id="graphiql">Loading the GraphQL explorer…</div>',
+    `    <div id="graphiql" data-default-query="${attribute(defaultQuery)}">Loading the GraphQL explorer…</div>`,
     '    <noscript>The GraphQL explorer needs JavaScript.</noscript>',
     '  </body>',
     '</html>',

@@ -46,6 +46,12 @@ async function fetcher(params, options) {
   return response.json();
 }
 
-ReactDOM.createRoot(document.getElementById('graphiql')).render(
-  React.createElement(GraphiQL, { fetcher, defaultEditorToolsVisibility: true }),
+const root = document.getElementById('graphiql');
+// The example the server put in the page (example-query.ts); GraphiQL shows it until the user edits.
+ReactDOM.createRoot(root).render(
+  React.createElement(GraphiQL, {
+    fetcher,
+    defaultEditorToolsVisibility: true,
+    defaultQuery: root.dataset.defaultQuery,
+  }),
 );

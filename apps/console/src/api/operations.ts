@@ -1,0 +1,185 @@
+// Every operation the console sends, in one place. Field choices follow apps/api's schema.graphql.
+
+export const PING = /* GraphQL */ `
+  query Ping {
+    __typename
+  }
+`;
+
+export const KEY_WORKSPACES = /* GraphQL */ `
+  query KeyWorkspaces {
+    apiKeys {
+      workspaceId
+    }
+  }
+`;
+
+const JOB_FIELDS = 'id kind status attempts progress corpusVersion error createdAt finishedAt';
+
+export const INGEST = /* GraphQL */ `
+  mutation Ingest($input: IngestInput!) {
+    ingestDocuments(input: $input) {
+      mode
+      jobs { ${JOB_FIELDS} }
+      summary { failures { sourceId code message } documents { added updated unchanged failed } }
+    }
+  }
+`;
+
+export const JOB = /* GraphQL */ `
+  query Job($id: ID!) {
+    job(id: $id) { ${JOB_FIELDS} }
+  }
+`;
+
+export const DOCUMENTS = /* GraphQL */ `
+  query Documents($workspaceId: ID!, $after: String, $sourcePrefix: String) {
+    documents(workspaceId: $workspaceId, first: 100, after: $after, sourcePrefix: $sourcePrefix) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      edges {
+        node {
+          id
+          title
+          kind
+          chunkCount
+          tokenCount
+          updatedAt
+        }
+      }
+    }
+  }
+`;
+
+export const DOCUMENT = /* GraphQL */ `
+  query Document($workspaceId: ID!, $id: ID!) {
+    document(workspaceId: $workspaceId, id: $id) {
+      id
+      title
+      url
+      kind
+      tokenCount
+      chunkCount
+      updatedAt
+      chunks(first: 500) {
+        index
+        text
+        startOffset
+        endOffset
+        sectionPath
+      }
+    }
+  }
+`;
+
+export const DELETE_DOCUMENT = /* GraphQL */ `
+  mutation DeleteDocument($workspaceId: ID!, $id: ID!) {
+    deleteDocument(workspaceId: $workspaceId, id: $id) {
+      deleted
+      corpusVersion
+    }
+  }
+`;
+
+export const REFRESH_DOCUMENT = /* GraphQL */ `
+  mutation RefreshDocument($workspaceId: ID!, $id: ID!) {
+    refreshDocument(workspaceId: $workspaceId, id: $id) {
+      mode
+      jobs { ${JOB_FIELDS} }
+      summary { failures { sourceId code message } documents { added updated unchanged failed } }
+    }
+  }
+`;
+
+export const SEARCH = /* GraphQL */ `
+  query Search($input: SearchInput!) {
+    search(input: $input) {
+      correctedQuery
+      warnings
+      hits {
+        chunkId
+        sourceId
+        title
+        sectionPath
+        text
+        startOffset
+        endOffset
+        score
+        fusedScore
+        channels
+        rerank
+      }
+    }
+  }
+`;
+
+const CITATION_FIELDS = 'index sourceId chunkId title url snippet startOffset endOffset score pageNumber';
+
+export const ANSWER_STREAM = /* GraphQL */ `
+  subscription AnswerStream($input: RagAnswerInput!) {
+    ragAnswerStream(input: $input) {
+      type stage status ms text
+      citation { ${CITATION_FIELDS} }
+      answer { answer refused citations { ${CITATION_FIELDS} } selfCheck { passed citationCoverage warnings } }
+      error { code message retryable }
+    }
+  }
+`;
+
+export const CRAWL_SITE = /* GraphQL */ `
+  mutation CrawlSite($input: CrawlSiteInput!) {
+    crawlSite(input: $input) {
+      mode
+      jobs { ${JOB_FIELDS} }
+      summary {
+        site chunks seconds stoppedBy
+        pages { requested fetched notModified gone disallowed skipped failed }
+        documents { added updated unchanged removed failed }
+        failures { sourceId code message }
+      }
+    }
+  }
+`;
+
+export const EXPAND_GRAPH = /* GraphQL */ `
+  query ExpandGraph($workspaceId: ID!, $ids: [ID!]!, $depth: Int) {
+    expandGraph(workspaceId: $workspaceId, ids: $ids, depth: $depth) {
+      entities {
+        id
+        type
+        name
+        hop
+        strength
+      }
+      edges {
+        from
+        to
+        type
+        weight
+      }
+    }
+  }
+`;
+
+export const DEAD_LETTERS = /* GraphQL */ `
+  query DeadLetters {
+    deadLetters(limit: 100) {
+      id
+      kind
+      document
+      workspaceId
+      error
+      attempts
+      failedAt
+    }
+  }
+`;
+
+export const RETRY_DEAD_LETTERS = /* GraphQL */ `
+  mutation RetryDeadLetters($ids: [ID!]) {
+    retryDeadLetters(ids: $ids)
+  }
+`;

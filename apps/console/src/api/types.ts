@@ -1,0 +1,99 @@
+/** The shapes of the API's answers that the console reads (a subset of schema.graphql). */
+
+export interface Job {
+  id: string;
+  kind: string;
+  status: string;
+  attempts: number;
+  progress: number;
+  corpusVersion: number | null;
+  error: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+export interface Failure {
+  sourceId: string;
+  code: string;
+  message: string;
+}
+
+export interface IngestResult {
+  mode: 'inline' | 'queue';
+  jobs: Job[];
+  summary: {
+    failures: Failure[];
+    documents: { added: number; updated: number; unchanged: number; failed: number };
+  } | null;
+}
+
+export interface DocumentSummary {
+  id: string;
+  title: string | null;
+  kind: string;
+  chunkCount: number;
+  tokenCount: number;
+  updatedAt: string;
+}
+
+export interface Chunk {
+  index: number;
+  text: string;
+  startOffset: number;
+  endOffset: number;
+  sectionPath: string;
+}
+
+export interface DocumentDetail extends DocumentSummary {
+  url: string | null;
+  chunks: Chunk[];
+}
+
+export interface ChannelScore {
+  score: number;
+  rank: number;
+  normalized: number;
+}
+
+export interface SearchHit {
+  chunkId: string;
+  sourceId: string;
+  title: string | null;
+  sectionPath: string;
+  text: string;
+  startOffset: number;
+  endOffset: number;
+  score: number;
+  fusedScore: number;
+  channels: Record<string, ChannelScore>;
+  rerank: { score: number; features?: Record<string, number> } | null;
+}
+
+export interface Citation {
+  index: number;
+  sourceId: string;
+  chunkId: string;
+  title: string | null;
+  url: string | null;
+  snippet: string;
+  startOffset: number;
+  endOffset: number;
+  score: number;
+  pageNumber: number | null;
+}
+
+export interface AnswerEvent {
+  type: 'stage' | 'delta' | 'citation' | 'final' | 'error';
+  stage: string | null;
+  status: string | null;
+  ms: number | null;
+  text: string | null;
+  citation: Citation | null;
+  answer: {
+    answer: string;
+    refused: boolean;
+    citations: Citation[];
+    selfCheck: { passed: boolean; citationCoverage: number; warnings: string[] };
+  } | null;
+  error: { code: string; message: string; retryable: boolean } | null;
+}

@@ -1,0 +1,30 @@
+import { UploadList } from '../upload/UploadList.js';
+import { UploadZone } from '../upload/UploadZone.js';
+import { useUploads } from '../upload/use-uploads.js';
+import { DocumentList } from './DocumentList.js';
+import { DocumentViewer } from './DocumentViewer.js';
+import { useDocuments } from './use-documents.js';
+
+function spanOf(params: URLSearchParams): { start: number; end: number } | null {
+  const start = Number(params.get('start'));
+  const end = Number(params.get('end'));
+  return params.has('start') && params.has('end') && Number.isInteger(start) && end > start
+    ? { start, end }
+    : null;
+}
+
+/** Upload, list, search, refresh and delete documents; `?open=<id>` shows one (`&start=&end=`: a span). */
+export function DocumentsPage({ params }: { params: URLSearchParams }) {
+  const list = useDocuments();
+  const { uploads, upload } = useUploads(list.reload);
+  const open = params.get('open');
+  return (
+    <>
+      <h1>Documents</h1>
+      {open && <DocumentViewer id={open} span={spanOf(params)} />}
+      <UploadZone onFiles={upload} />
+      <UploadList uploads={uploads} />
+      <DocumentList list={list} />
+    </>
+  );
+}

@@ -1,0 +1,59 @@
+import { useCallback, useEffect, useState } from 'react';
+import { asApiError, graphql, type ApiError } from '../api/graphql.js';
+import { DOCUMENTS } from '../api/operations.js';
+import type { DocumentSummary } from '../api/types.js';
+import { useSession } from '../session/session.js';
+
+interface Page {
+  documents: {
+    totalCount: number;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+    edges: Array<{ node: DocumentSummary }>;
+  };
+}
+
+/** The workspace's documents a page (100) at a time, reloaded on `reload()`. */
+export function useDocuments() {
+  const { apiKey, workspaceId } = useSession();
+  const [documents, setDocuments] = useState<DocumentSummary[]>([]);
+  const [total, setTotal] = useState(0);
+  const [next, setNext] = useState<string | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [generation, setGeneration] = useState(0);
+
+  const load = useCallback(
+    async (after: string | null, signal?: AbortSignal) => {
+      setLoading(true);
+      try {
+        const { documents: page } = await graphql<Page>(apiKey, DOCUMENTS, { workspaceId, after }, signal);
+        const nodes = page.edges.map((edge) => edge.node);
+        setDocuments((shown) => (after ? [...shown, ...nodes] : nodes));
+        setTotal(page.totalCount);
+        setNext(page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null);
+        setError(null);
+      } catch (caught) {
+        if (!signal?.aborted) setError(asApiError(caught));
+      } finally {
+        if (!signal?.aborted) setLoading(false);
+      }
+    },
+    [apiKey, workspaceId],
+  );
+
+  useEffect(() => {
+    const controller = new AbortController();
+    void load(null, controller.signal);
+    return () => controller.abort();
+  }, [load, generation]);
+
+  return {
+    documents,
+    total,
+    error,
+    loading,
+    hasMore: next !== null,
+    loadMore: () => void load(next),
+    reload: useCallback(() => setGeneration((value) => value + 1), []),
+  };
+}

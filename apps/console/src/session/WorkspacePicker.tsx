@@ -1,0 +1,56 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { graphql } from '../api/graphql.js';
+import { KEY_WORKSPACES } from '../api/operations.js';
+import { useSession } from './session.js';
+
+/**
+ * The workspace every page works on. Workspaces are named, not listed, by the API: an admin key
+ * gets the workspaces its keys name as suggestions; anyone may type one (an ingest creates it).
+ */
+export function WorkspacePicker() {
+  const { apiKey, workspaceId, setWorkspaceId } = useSession();
+  const [draft, setDraft] = useState(workspaceId);
+  const [known, setKnown] = useState<string[]>([]);
+
+  useEffect(() => setDraft(workspaceId), [workspaceId]);
+  useEffect(() => {
+    const controller = new AbortController();
+    graphql<{ apiKeys: Array<{ workspaceId: string }> }>(apiKey, KEY_WORKSPACES, {}, controller.signal)
+      .then(({ apiKeys }) =>
+        setKnown([...new Set(apiKeys.map((key) => key.workspaceId).filter((id) => id !== '*'))].sort()),
+      )
+      // Not an admin key: no suggestions, the field still takes any name.
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, [apiKey]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const next = draft.trim();
+    if (next) setWorkspaceId(next);
+  };
+
+  return (
+    <form className="workspace" onSubmit={submit}>
+      <label htmlFor="workspace">Workspace</label>
+      <input
+        id="workspace"
+        list="known-workspaces"
+        value={draft}
+        onChange={(event) => setDraft(event.target.value)}
+        onBlur={submit}
+        pattern="[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}"
+        title="letters, digits, _ . - (1-64, starting with a letter or digit)"
+        required
+      />
+      <datalist id="known-workspaces">
+        {known.map((id) => (
+          <option key={id} value={id} />
+        ))}
+      </datalist>
+      <button type="submit" className="quiet" aria-label="Use this workspace">
+        Use
+      </button>
+    </form>
+  );
+}

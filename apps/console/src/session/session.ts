@@ -1,0 +1,23 @@
+import { createContext, useContext } from 'react';
+
+/** Shared with the explorer (/explorer): signing in to one signs in to the other, for this tab. */
+export const API_KEY_ITEM = 'agentic-rag.apiKey';
+export const WORKSPACE_ITEM = 'agentic-rag.workspace';
+/** The API's own default (AGENTIC_RAG_WORKSPACE's default). */
+export const DEFAULT_WORKSPACE = 'demo';
+
+export interface Session {
+  apiKey: string;
+  workspaceId: string;
+  setWorkspaceId: (workspaceId: string) => void;
+  signOut: () => void;
+}
+
+export const SessionContext = createContext<Session | null>(null);
+
+/** The signed-in session; components under <SignedIn> only. */
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside a signed-in session');
+  return session;
+}
