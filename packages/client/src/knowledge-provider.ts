@@ -1,6 +1,8 @@
 import type { AgenticRagClient } from './client.js';
 import type { FormatOptions, InfoTypeFormatter } from './format.js';
+import type { KnowledgeDocumentQuery } from './generated/graphql.js';
 import type { GraphFact, KnowledgeBundle, ScoredPiece } from './knowledge.js';
+import { KNOWLEDGE_DOCUMENT } from './operations.js';
 import { routeKnowledge } from './route.js';
 import type { GraphExpansion, SearchHit } from './types.js';
 
@@ -28,18 +30,6 @@ interface PackEdge {
   description: string | null;
   /** The pack file, where the linked piece is (`<file>#<piece_id>`). */
   file: string;
-}
-
-const DOCUMENT = `query KnowledgeDocument($workspaceId: ID!, $id: ID!) {
-  document(workspaceId: $workspaceId, id: $id) { id metadata chunks(first: 50) { text startOffset endOffset } }
-}`;
-
-interface DocumentAnswer {
-  document: {
-    id: string;
-    metadata: Record<string, unknown>;
-    chunks: Array<{ text: string; startOffset: number; endOffset: number }>;
-  } | null;
 }
 
 /** `packs/a.json#p-1` → `packs/a.json`. */
@@ -242,7 +232,9 @@ export class KnowledgeProvider {
       }),
       ...[...files]
         .sort()
-        .map((file) => client.graphql<DocumentAnswer>(DOCUMENT, { workspaceId, id: `${file}#graph` })),
+        .map((file) =>
+          client.graphql<KnowledgeDocumentQuery>(KNOWLEDGE_DOCUMENT, { workspaceId, id: `${file}#graph` }),
+        ),
     ]);
     const documents = [
       ...found.hits.map((hit) => ({ id: hit.sourceId, metadata: hit.documentMetadata ?? {} })),
@@ -273,7 +265,7 @@ export class KnowledgeProvider {
     entityId: string | null,
   ): Promise<ScoredPiece | null> {
     if (fact.pieceId === null) return null;
-    const answer = await this.options.client.graphql<DocumentAnswer>(DOCUMENT, {
+    const answer = await this.options.client.graphql<KnowledgeDocumentQuery>(KNOWLEDGE_DOCUMENT, {
       workspaceId: this.options.workspaceId,
       id: `${file}#${fact.pieceId}`,
     });

@@ -76,3 +76,18 @@ export const EXPAND_GRAPH = /* GraphQL */ `
     }
   }
 `;
+
+/** A knowledge pack's piece or graph document, by id: what KnowledgeProvider reads of it. */
+export const KNOWLEDGE_DOCUMENT = /* GraphQL */ `
+  query KnowledgeDocument($workspaceId: ID!, $id: ID!) {
+    document(workspaceId: $workspaceId, id: $id) {
+      id
+      metadata
+      chunks(first: 50) {
+        text
+        startOffset
+        endOffset
+      }
+    }
+  }
+`;

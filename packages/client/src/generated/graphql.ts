@@ -106,3 +106,16 @@ export type ExpandGraphQuery = {
     edges: Array<{ from: string; to: string; type: string; weight: number }>;
   };
 };
+
+export type KnowledgeDocumentQueryVariables = Exact<{
+  workspaceId: string;
+  id: string;
+}>;
+
+export type KnowledgeDocumentQuery = {
+  document: {
+    id: string;
+    metadata: Record<string, unknown>;
+    chunks: Array<{ text: string; startOffset: number; endOffset: number }>;
+  } | null;
+};
