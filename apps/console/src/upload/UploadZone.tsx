@@ -1,13 +1,14 @@
 import { useState, type DragEvent } from 'react';
-import { ACCEPT } from './read-file.js';
+import { droppedFiles } from './dropped-files.js';
+import { ACCEPT, type PickedFile } from './read-file.js';
 
-/** Drop files here, or choose them: both hand the files to `onFiles`. */
-export function UploadZone({ onFiles }: { onFiles: (files: File[]) => void }) {
+/** Drop files or folders here, or choose files: both hand them to `onFiles`. */
+export function UploadZone({ onFiles }: { onFiles: (files: PickedFile[]) => void }) {
   const [over, setOver] = useState(false);
   const drop = (event: DragEvent) => {
     event.preventDefault();
     setOver(false);
-    onFiles([...event.dataTransfer.files]);
+    void droppedFiles(event.dataTransfer).then(onFiles);
   };
   return (
     <section
@@ -20,7 +21,9 @@ export function UploadZone({ onFiles }: { onFiles: (files: File[]) => void }) {
       onDragLeave={() => setOver(false)}
       onDrop={drop}
     >
-      <p>Drop Markdown, text, HTML, PDF or DOCX files here, or</p>
+      <p>
+        Drop files or folders here (Markdown, text, HTML, PDF, DOCX, OpenAPI YAML/JSON, knowledge packs), or
+      </p>
       <label className="button">
         Choose files
         <input
@@ -29,7 +32,7 @@ export function UploadZone({ onFiles }: { onFiles: (files: File[]) => void }) {
           accept={ACCEPT}
           aria-label="Choose files to upload"
           onChange={(event) => {
-            onFiles([...(event.target.files ?? [])]);
+            onFiles([...(event.target.files ?? [])].map((file) => ({ file, path: file.name })));
             event.target.value = '';
           }}
         />

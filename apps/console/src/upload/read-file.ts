@@ -1,7 +1,23 @@
 import { ApiError } from '../api/graphql.js';
 
-/** The formats the console uploads: text goes as `content`, PDF and DOCX as `contentBase64`. */
-export const TEXT_EXTENSIONS = ['.md', '.markdown', '.txt', '.html', '.htm'];
+/**
+ * The formats the console uploads, as the API's loaders read them: Markdown, text, HTML, JSON and
+ * JSONL (records, knowledge packs), YAML (OpenAPI) go as `content`; PDF and DOCX as `contentBase64`.
+ */
+export const TEXT_EXTENSIONS = [
+  '.md',
+  '.markdown',
+  '.mdx',
+  '.txt',
+  '.text',
+  '.html',
+  '.htm',
+  '.json',
+  '.jsonl',
+  '.ndjson',
+  '.yaml',
+  '.yml',
+];
 export const BINARY_EXTENSIONS = ['.pdf', '.docx'];
 export const ACCEPT = [...TEXT_EXTENSIONS, ...BINARY_EXTENSIONS].join(',');
 
@@ -17,9 +33,21 @@ export interface InlineDocument {
   contentBase64?: string;
 }
 
-/** Where uploads go in the workspace: the first path segment is a document's source root. */
-export function uploadId(fileName: string): string {
-  return `uploads/${fileName.replace(/[\\/]+/g, '_')}`;
+/** A file to upload, and its path inside a dropped folder (else its name). */
+export interface PickedFile {
+  file: File;
+  path: string;
+}
+
+/**
+ * Where an upload goes in the workspace: under uploads/ (the first path segment is a document's
+ * source root), keeping a dropped folder's layout; never a `..` or empty segment.
+ */
+export function uploadId(filePath: string): string {
+  const segments = filePath
+    .split(/[\\/]+/)
+    .filter((segment) => segment && segment !== '.' && segment !== '..');
+  return `uploads/${segments.join('/')}`;
 }
 
 function extensionOf(name: string): string {
@@ -28,7 +56,7 @@ function extensionOf(name: string): string {
 }
 
 /** A file as an inline document, or ApiError (UNSUPPORTED_FILE_TYPE, FILE_TOO_LARGE) before any upload. */
-export async function readUpload(file: File): Promise<InlineDocument> {
+export async function readUpload({ file, path }: PickedFile): Promise<InlineDocument> {
   const extension = extensionOf(file.name);
   const binary = BINARY_EXTENSIONS.includes(extension);
   if (!binary && !TEXT_EXTENSIONS.includes(extension)) {
@@ -43,7 +71,7 @@ export async function readUpload(file: File): Promise<InlineDocument> {
       `${file.size} bytes; uploads are limited to ${MAX_UPLOAD_BYTES} bytes (ingest bigger files from a folder)`,
     );
   }
-  const id = uploadId(file.name);
+  const id = uploadId(path);
   return binary ? { id, contentBase64: await base64Of(file) } : { id, content: await file.text() };
 }
 

@@ -3,7 +3,7 @@ import { asApiError, graphql } from '../api/graphql.js';
 import { INGEST, JOB } from '../api/operations.js';
 import type { IngestResult, Job } from '../api/types.js';
 import { useSession } from '../session/session.js';
-import { readUpload } from './read-file.js';
+import { readUpload, type PickedFile } from './read-file.js';
 
 export type UploadStatus = 'queued' | 'ingesting' | 'ready' | 'failed';
 
@@ -59,16 +59,16 @@ export function useUploads(onStored: () => void) {
   );
 
   const upload = useCallback(
-    (files: Iterable<File>) => {
-      for (const file of files) {
+    (files: Iterable<PickedFile>) => {
+      for (const picked of files) {
         const key = nextKey.current++;
         setUploads((all) => [
-          { key, name: file.name, documentId: null, status: 'queued', error: null },
+          { key, name: picked.path, documentId: null, status: 'queued', error: null },
           ...all,
         ]);
         void (async () => {
           try {
-            const document = await readUpload(file);
+            const document = await readUpload(picked);
             update(key, { documentId: document.id, status: 'ingesting' });
             const { ingestDocuments: result } = await graphql<{ ingestDocuments: IngestResult }>(
               apiKey,

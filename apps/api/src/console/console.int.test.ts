@@ -1,0 +1,285 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createJsonLogger, loadConfig } from '@agentic-rag/core';
+import { createRuntime } from '@agentic-rag/core/runtime';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writePdf } from '../../../../packages/agentic-rag/src/ingest/loaders/pdf-writer.test-support.js';
+import { serviceWithAdmin } from '../../../../test/api.js';
+import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../../test/backends.js';
+import { createApi } from '../server.js';
+import { CONSOLE_DIST } from './assets.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
+const ARTIFACTS = path.join(REPO, 'artifacts', 'console');
+
+const GUIDE = [
+  '# Zephyr widget care',
+  '',
+  'The Zephyr widget warranty lasts forty-two months from the day of delivery.',
+  '',
+  '## Cleaning',
+  '',
+  'Wipe the Zephyr widget with a dry cloth; water voids the warranty.',
+  '',
+].join('\n');
+const WARRANTY_SENTENCE = 'The Zephyr widget warranty lasts forty-two months from the day of delivery.';
+
+/** The console as `pnpm build` makes it, from the sources under test (Vite takes about a second). */
+function buildConsole(): void {
+  const root = path.join(REPO, 'apps', 'console');
+  const vite = createRequire(path.join(root, 'package.json')).resolve('vite/package.json');
+  const result = spawnSync(
+    process.execPath,
+    [path.join(path.dirname(vite), 'bin', 'vite.js'), 'build', '--logLevel', 'error'],
+    {
+      cwd: root,
+      encoding: 'utf8',
+    },
+  );
+  if (result.status !== 0) throw new Error(`vite build failed: ${result.stderr}`);
+}
+
+/** The real API (PGlite, or Postgres with TEST_DATABASE_URL), inline ingest, console mounted as in production. */
+async function startApi() {
+  const sql = await testBackends().at(-1)!.open();
+  const config = loadConfig({
+    ...process.env,
+    REDIS_URL: undefined,
+    AGENTIC_RAG_INGEST_MODE: 'inline',
+    AGENTIC_RAG_INGEST_ON_START: 'false',
+    LOG_LEVEL: 'silent',
+  });
+  const logger = createJsonLogger({ level: 'error', write: (line) => process.stderr.write(line) });
+  const runtime = await createRuntime({ config, sql, logger });
+  const { service, key, authorization } = await serviceWithAdmin(runtime);
+  const api = await createApi(service);
+  await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
+  const workspaceId = uniqueWorkspace('console');
+  const close = async () => {
+    api.server.closeAllConnections();
+    await new Promise((resolve) => api.server.close(resolve));
+    await api.stop();
+    await dropWorkspace(sql, workspaceId).catch(() => undefined);
+    await runtime.close();
+    await sql.close();
+  };
+  return { origin, key, authorization, workspaceId, close };
+}
+
+describe('web console', () => {
+  let api: Awaited<ReturnType<typeof startApi>>;
+
+  beforeAll(async () => {
+    buildConsole();
+    api = await startApi();
+  });
+
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('serves the page at / and its console routes, under a self-only CSP, and nothing else', async () => {
+    for (const route of ['/', '/documents', '/ask', '/jobs/']) {
+      const response = await fetch(`${api.origin}${route}`);
+      expect(response.status, route).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(response.headers.get('cache-control')).toBe('no-cache');
+      expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(await response.text()).toContain('<div id="root"></div>');
+    }
+    const html = await (await fetch(`${api.origin}/`)).text();
+    const assets = [...html.matchAll(/(?:href|src)="(\/assets\/[^"]+)"/g)].map((match) => match[1]!);
+    expect(assets.length).toBeGreaterThanOrEqual(2);
+    for (const asset of assets) {
+      const response = await fetch(`${api.origin}${asset}`);
+      expect(response.status, asset).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(response.headers.get('content-type')).toMatch(/^text\/(javascript|css); charset=utf-8$/);
+    }
+  });
+
+  it.each([
+    '/assets/index.js',
+    '/assets/../index.html',
+    '/assets/%2e%2e/index.html',
+    '/nothing-here',
+    '/documents/x',
+  ])('answers 404 for %s', async (route) => {
+    const response = await fetch(`${api.origin}${route}`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error_code: 'NOT_FOUND' });
+  });
+
+  it('leaves /graphql, /explorer, /healthz and /readyz to the API', async () => {
+    expect((await fetch(`${api.origin}/healthz`)).status).toBe(200);
+    expect((await fetch(`${api.origin}/readyz`)).status).toBe(503); // not marked ready in this test
+    expect(await (await fetch(`${api.origin}/explorer`)).text()).toContain('GraphQL explorer');
+    expect((await fetch(`${api.origin}/graphql`, { method: 'POST' })).status).toBe(401);
+  });
+
+  it('refuses an inline document with both content and contentBase64 as INVALID_INPUT', async () => {
+    const response = await fetch(`${api.origin}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: api.authorization },
+      body: JSON.stringify({
+        query: 'mutation($input: IngestInput!) { ingestDocuments(input: $input) { mode } }',
+        variables: {
+          input: {
+            workspaceId: api.workspaceId,
+            documents: [{ id: 'a/b.md', content: 'x', contentBase64: 'eA==' }],
+          },
+        },
+      }),
+    });
+    const body = (await response.json()) as {
+      errors: Array<{ message: string; extensions: { code: string } }>;
+    };
+    expect(body.errors[0]).toMatchObject({
+      message: expect.stringContaining('exactly one of content'),
+      extensions: { code: 'INVALID_INPUT' },
+    });
+  });
+
+  describe('in headless Chromium', () => {
+    let browser: Browser;
+    let page: Page;
+    const problems: string[] = [];
+    let step = 0;
+    const screenshot = async (name: string) => {
+      const file = path.join(ARTIFACTS, `${String(++step).padStart(2, '0')}-${name}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      console.log(`screenshot: ${path.relative(REPO, file)}`);
+    };
+
+    beforeAll(async () => {
+      if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: set CHROMIUM_PATH`);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      expect(existsSync(path.join(CONSOLE_DIST, 'index.html'))).toBe(true);
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--no-first-run',
+        ],
+      });
+      page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      page.setDefaultTimeout(20_000);
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      page.on('console', (message) => {
+        if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+          problems.push(`console error: ${message.text()}`);
+        }
+      });
+    });
+
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    it('signs in, uploads Markdown and a PDF, answers from the Markdown with a highlighted citation, deletes', async () => {
+      await page.goto(`${api.origin}/`);
+      await page.getByLabel('API key').fill(api.key);
+      await screenshot('sign-in');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const workspace = page.getByLabel('Workspace', { exact: true });
+      await workspace.fill(api.workspaceId);
+      await workspace.press('Enter');
+      await page.getByRole('heading', { name: 'Documents', exact: true }).first().waitFor();
+      expect(await page.evaluate("sessionStorage.getItem('agentic-rag.apiKey')")).toBe(api.key);
+
+      // The Markdown file is dropped on the zone, the PDF chosen with the file input.
+      // Page code as text: this file is compiled without the DOM's types.
+      const dropped = await page.evaluateHandle(
+        `(() => {
+          const transfer = new DataTransfer();
+          transfer.items.add(new File([${JSON.stringify(GUIDE)}], 'zephyr-guide.md', { type: 'text/markdown' }));
+          return transfer;
+        })()`,
+      );
+      await page
+        .getByRole('region', { name: 'Upload documents' })
+        .dispatchEvent('drop', { dataTransfer: dropped });
+      const pdf = await writePdf(
+        [[{ text: 'Pelican pumps are serviced every six weeks by a certified fitter.', y: 700 }]],
+        'Pelican pumps',
+      );
+      await page.getByLabel('Choose files to upload').setInputFiles({
+        name: 'pelican-pumps.pdf',
+        mimeType: 'application/pdf',
+        buffer: Buffer.from(pdf),
+      });
+      const uploads = page.getByRole('region', { name: 'Uploads' }).getByRole('listitem');
+      for (const name of ['zephyr-guide.md', 'pelican-pumps.pdf']) {
+        const item = uploads.filter({ hasText: name });
+        await item.filter({ hasText: /ready|failed/ }).waitFor();
+        expect(await item.innerText()).toMatch(/ready$/);
+      }
+      const documents = page.getByRole('table').first();
+      await documents
+        .getByRole('link', { name: 'uploads/pelican-pumps.pdf' })
+        .or(documents.getByText('uploads/pelican-pumps.pdf'))
+        .first()
+        .waitFor();
+      await documents.getByText('uploads/zephyr-guide.md').first().waitFor();
+      await screenshot('uploaded');
+
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Ask' }).click();
+      await page
+        .getByRole('textbox', { name: 'Ask a question' })
+        .fill('How long does the Zephyr widget warranty last?');
+      await page.getByRole('button', { name: 'Ask' }).click();
+      await page.getByText(/Self-check (passed|failed)/).waitFor();
+      const answer = page.getByRole('region', { name: 'Answer' });
+      expect(await answer.locator('.answer-text').innerText()).toMatch(/forty-two months/);
+      // The why panel: each retrieved passage's channels, with score and rank.
+      const why = page.getByRole('region', { name: 'Why these passages' });
+      await why.getByRole('listitem').first().waitFor();
+      await why.locator('summary').first().click();
+      const channels = why.getByRole('table').first();
+      expect(await channels.getByRole('rowheader').allInnerTexts()).toEqual(
+        expect.arrayContaining(['fused']),
+      );
+      expect((await channels.getByRole('row').count()) >= 3).toBe(true); // header, a channel, fused
+      await screenshot('answered');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await screenshot('answered-phone');
+      await page.setViewportSize({ width: 1280, height: 800 });
+
+      const sources = page.getByRole('region', { name: 'Sources' });
+      await sources
+        .getByRole('link')
+        .filter({ hasText: /zephyr|Zephyr/ })
+        .first()
+        .click();
+      const marked = page
+        .getByRole('region', { name: /Zephyr widget care|uploads\/zephyr-guide\.md/ })
+        .locator('mark');
+      await marked.first().waitFor();
+      expect(await marked.first().innerText()).toContain('forty-two months');
+      expect(WARRANTY_SENTENCE).toContain('forty-two months');
+      await screenshot('citation');
+
+      await page.getByRole('link', { name: 'Close document' }).click();
+      await page.getByRole('button', { name: 'Delete uploads/pelican-pumps.pdf' }).click();
+      await page.getByRole('button', { name: 'Confirm delete uploads/pelican-pumps.pdf' }).click();
+      await page
+        .getByRole('button', { name: 'Delete uploads/pelican-pumps.pdf' })
+        .waitFor({ state: 'detached' });
+      await page.getByRole('status').filter({ hasText: '1 in the workspace' }).waitFor();
+      expect(await page.getByRole('table').first().innerText()).not.toContain('pelican-pumps.pdf');
+      await screenshot('deleted');
+
+      expect(problems).toEqual([]);
+    });
+  });
+});
