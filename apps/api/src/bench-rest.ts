@@ -1,16 +1,19 @@
-import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { ErrorCode, NUMBERED_ENTITY_TYPES, RagError } from '@agentic-rag/core';
+import { createRuntime, environmentConfig, EXIT, runCli } from '@agentic-rag/core/runtime';
 import {
-  isRagError,
-  loadConfig,
-  NUMBERED_ENTITY_TYPES,
-  createRateLimiter,
-  RagService,
-} from '@agentic-rag/core';
-import { createRuntime } from '@agentic-rag/core/runtime';
-import { openScratchDatabase, percentile } from '@agentic-rag/core/bench';
+  benchArguments,
+  benchLog,
+  formatTable,
+  keyCheckPair,
+  latency,
+  openScratchDatabase,
+  report,
+  requireBenchServer,
+  target,
+  verdict,
+} from '@agentic-rag/core/bench';
 import { createApi } from './server.js';
 
 const HELP = `Usage: pnpm bench:rest [--requests N] [--json]
@@ -42,36 +45,22 @@ interface Row {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      requests: { type: 'string', default: '200' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  const config = loadConfig(process.env);
-  const serverUrl = config.BENCH_DATABASE_URL ?? config.DATABASE_URL;
-  if (!serverUrl) throw new Error('bench:rest needs BENCH_DATABASE_URL or DATABASE_URL');
+  const values = benchArguments(HELP, { requests: { type: 'string', default: '200' } });
+  if (!values) return EXIT.ok;
+  const config = environmentConfig();
+  const serverUrl = requireBenchServer(config, 'bench:rest');
   const count = Number(values.requests);
-  if (!Number.isInteger(count) || count < 10) throw new Error('--requests must be an integer of at least 10');
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  if (!Number.isInteger(count) || count < 10)
+    throw new RagError(ErrorCode.INVALID_INPUT, '--requests must be an integer of at least 10');
+  const log = benchLog;
 
   const sql = await openScratchDatabase(serverUrl, DATABASE, 10);
   const runtime = await createRuntime({ config: { ...config, LOG_LEVEL: 'warn' }, sql });
   // Two servers over one runtime: the only difference is whether callers authenticate.
-  const secured = new RagService(runtime, {
-    limiter: createRateLimiter({ perSecond: 100_000, burst: 100_000 }),
+  const { secured, open, authorization, close } = await keyCheckPair(runtime, {
+    workspaceId: WORKSPACE,
+    label: 'bench:rest',
   });
-  const { key } = await secured.keys.create({ workspaceId: WORKSPACE, role: 'reader', label: 'bench:rest' });
-  const open = new RagService(
-    { ...runtime, config: { ...runtime.config, AGENTIC_RAG_AUTH: 'off' } },
-    { limiter: null },
-  );
   const api = await createApi(secured);
   const openApi = await createApi(open);
   try {
@@ -87,7 +76,7 @@ async function main(): Promise<number> {
       off: `http://127.0.0.1:${(openApi.server.address() as AddressInfo).port}`,
     };
     let auth: 'on' | 'off' = 'on';
-    const headers = (): Record<string, string> => (auth === 'on' ? { authorization: `Bearer ${key}` } : {});
+    const headers = (): Record<string, string> => (auth === 'on' ? { authorization } : {});
 
     const numbered = await runtime.graph.findEntities(WORKSPACE, { limit: 10_000 });
     const entities = numbered.filter((entity) =>
@@ -98,7 +87,8 @@ async function main(): Promise<number> {
         (NUMBERED_ENTITY_TYPES as readonly string[]).includes(entity.type) &&
         typeof entity.properties.title === 'string',
     );
-    if (entities.length === 0 || titled.length === 0) throw new Error('no numbered entities were ingested');
+    if (entities.length === 0 || titled.length === 0)
+      throw new RagError(ErrorCode.NOT_FOUND, 'no numbered entities were ingested');
     const pick = <T>(items: readonly T[], index: number) => items[index % items.length]!;
     const restId = (id: string) => id.charAt(0).toLowerCase() + id.slice(1);
 
@@ -193,26 +183,27 @@ async function main(): Promise<number> {
           const response = await request(index);
           await response.arrayBuffer();
           if (response.status !== 200)
-            throw new Error(`${kind} ${route} (auth ${side}) answered ${response.status}`);
+            throw new RagError(
+              ErrorCode.INTERNAL,
+              `${kind} ${route} (auth ${side}) answered ${response.status}`,
+            );
           times[side].push(performance.now() - started);
         }
       }
       for (const side of ['on', 'off'] as const) {
-        const p95 = percentile(times[side], 0.95);
-        const target =
-          kind === 'REST' ? `p95<${TARGETS[route]} ${p95 < TARGETS[route]! ? 'met' : 'MISSED'}` : 'baseline';
+        const { p50, p95 } = latency(times[side]);
         rows.push({
           route,
           api: kind,
           auth: side,
           requests: count,
-          p50: percentile(times[side], 0.5),
+          p50,
           p95,
-          target,
+          target: kind === 'REST' ? target('p95', p95, TARGETS[route]!, true) : 'baseline',
         });
       }
       log(
-        `bench:rest ${kind} ${route}: p50 ${percentile(times.on, 0.5).toFixed(1)} ms with a key, ${percentile(times.off, 0.5).toFixed(1)} ms without`,
+        `bench:rest ${kind} ${route}: p50 ${latency(times.on).p50.toFixed(1)} ms with a key, ${latency(times.off).p50.toFixed(1)} ms without`,
       );
     }
     const overhead = rows
@@ -223,37 +214,42 @@ async function main(): Promise<number> {
         )!;
         return { route: row.route, api: row.api, p50: row.p50 - off.p50 };
       });
-    if (values.json) console.log(JSON.stringify({ entities: entities.length, rows, authOverhead: overhead }));
-    else {
-      console.log('\nroute          api      auth  requests   p50 ms   p95 ms  target');
-      for (const row of rows)
-        console.log(
-          `${row.route.padEnd(14)} ${row.api.padEnd(8)} ${row.auth.padEnd(4)} ${String(row.requests).padStart(8)}  ${row.p50.toFixed(1).padStart(7)}  ${row.p95.toFixed(1).padStart(7)}  ${row.target}`,
-        );
-      console.log('\nkey check overhead (p50 with a key - p50 with AGENTIC_RAG_AUTH=off; target <= 1 ms)');
-      for (const row of overhead)
-        console.log(
-          `${row.route.padEnd(14)} ${row.api.padEnd(8)} ${row.p50.toFixed(2).padStart(6)} ms  ${row.p50 <= 1 ? 'met' : 'MISSED'}`,
-        );
-    }
-    return 0;
+    report(values.json, { entities: entities.length, rows, authOverhead: overhead }, () => [
+      '',
+      formatTable(
+        [
+          { header: 'route', value: (row: Row) => row.route },
+          { header: 'api', value: (row) => row.api },
+          { header: 'auth', value: (row) => row.auth },
+          { header: 'requests', value: (row) => row.requests },
+          { header: 'p50 ms', value: (row) => row.p50.toFixed(1), align: 'right' },
+          { header: 'p95 ms', value: (row) => row.p95.toFixed(1), align: 'right' },
+          { header: 'target', value: (row) => row.target },
+        ],
+        rows,
+      ),
+      '',
+      'key check overhead (p50 with a key - p50 with AGENTIC_RAG_AUTH=off; target <= 1 ms)',
+      formatTable(
+        [
+          { header: 'route', value: (row: (typeof overhead)[number]) => row.route },
+          { header: 'api', value: (row) => row.api },
+          { header: 'p50 ms', value: (row) => row.p50.toFixed(2), align: 'right' },
+          { header: 'target', value: (row) => verdict(row.p50 <= 1) },
+        ],
+        overhead,
+      ),
+    ]);
+    return EXIT.ok;
   } finally {
     if (api.server.listening) await new Promise((resolve) => api.server.close(resolve));
     if (openApi.server.listening) await new Promise((resolve) => openApi.server.close(resolve));
     await api.stop();
     await openApi.stop();
-    await secured.close();
+    await close();
     await runtime.close();
     await sql.close();
   }
 }
 
-main().then(
-  (code) => (process.exitCode = code),
-  (error: unknown) => {
-    process.stderr.write(
-      `error${isRagError(error) ? ` [${error.code}]` : ''}: ${(error as Error).message}\n`,
-    );
-    process.exitCode = 1;
-  },
-);
+runCli(main);

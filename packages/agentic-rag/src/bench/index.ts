@@ -19,3 +19,19 @@ export { textbookPdf } from './textbook-pdf.js';
 export type { PlacedEntity, TextbookPdf } from './textbook-pdf.js';
 export { fixturePage, generatedSitePages, serveFixtureSite } from './fixture-site.js';
 export type { FixtureSite, SiteRequest } from './fixture-site.js';
+export {
+  benchArguments,
+  benchLog,
+  benchServerUrl,
+  formatTable,
+  keyCheckPair,
+  latency,
+  measureConcurrently,
+  openBenchDatabase,
+  parseBackends,
+  report,
+  requireBenchServer,
+  target,
+  verdict,
+} from './bench-main.js';
+export type { BenchBackend, BenchDatabase, Column, KeyCheckPair, Latency } from './bench-main.js';

@@ -1,13 +1,22 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { openScratchDatabase } from '../bench/index.js';
+import {
+  benchArguments,
+  benchLog,
+  formatTable,
+  keyCheckPair,
+  latency,
+  measureConcurrently,
+  openScratchDatabase,
+  report,
+  requireBenchServer,
+  target,
+  verdict,
+} from '../bench/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { buildContext } from '../retrieve/index.js';
-import { mean, percentile } from '../eval/index.js';
-import { createRateLimiter } from '../auth/index.js';
 import { createRuntime, type RagRuntime } from '../runtime/index.js';
-import { RagService } from '../service/index.js';
+import type { RagService } from '../service/index.js';
 import { cliConfig, EXIT, runCli } from './cli-support.js';
 import { ProgressBar } from './progress-bar.js';
 
@@ -55,46 +64,29 @@ interface Row {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      questions: { type: 'string' },
-      clients: { type: 'string', default: '1,8' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
+  const values = benchArguments(HELP, {
+    questions: { type: 'string' },
+    clients: { type: 'string', default: '1,8' },
   });
-  if (values.help) {
-    console.log(HELP);
-    return EXIT.ok;
-  }
+  if (!values) return EXIT.ok;
   const config = cliConfig();
-  const serverUrl = config.BENCH_DATABASE_URL ?? config.DATABASE_URL;
-  if (!serverUrl)
-    throw new RagError(ErrorCode.INVALID_INPUT, 'bench:answer needs BENCH_DATABASE_URL or DATABASE_URL');
+  const serverUrl = requireBenchServer(config, 'bench:answer');
   const clients = values.clients.split(',').map(Number);
   if (!clients.every((count) => Number.isInteger(count) && count >= 1 && count <= 64)) {
     throw new RagError(ErrorCode.INVALID_INPUT, '--clients must list integers from 1 to 64');
   }
   const questions = await loadQuestions(values.questions);
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const log = benchLog;
 
   const sql = await openScratchDatabase(serverUrl, DATABASE, 10);
   const runtime = await createRuntime({ config: { ...config, AGENTIC_RAG_CACHE: true }, sql });
   const rows: Row[] = [];
   // The cached path is the cheapest answer there is, so the key check's share shows most there.
-  const secured = new RagService(runtime, {
-    limiter: createRateLimiter({ perSecond: 100_000, burst: 100_000 }),
+  const { secured, open, authorization, close } = await keyCheckPair(runtime, {
+    workspaceId: WORKSPACE,
+    label: 'bench:answer',
   });
-  const open = new RagService(
-    { ...runtime, config: { ...runtime.config, AGENTIC_RAG_AUTH: 'off' } },
-    { limiter: null },
-  );
   try {
-    const { key } = await secured.keys.create({
-      workspaceId: WORKSPACE,
-      role: 'reader',
-      label: 'bench:answer',
-    });
     const through =
       (service: RagService, authorization: string | undefined, expectCached = true) =>
       async (query: string) => {
@@ -131,39 +123,42 @@ async function main(): Promise<number> {
       await emptyCache();
       rows.push(await measure('cold', count, questions, (query) => answer(runtime, query, false), log));
       rows.push(await measure('cached', count, questions, (query) => answer(runtime, query, true), log));
-      rows.push(await measure('cached, key', count, questions, through(secured, `Bearer ${key}`), log));
+      rows.push(await measure('cached, key', count, questions, through(secured, authorization), log));
       rows.push(await measure('cached, no auth', count, questions, through(open, undefined), log));
       // What an API client gets: the key check, the guard and the row-level security on a miss.
       await emptyCache();
-      rows.push(await measure('cold, key', count, questions, through(secured, `Bearer ${key}`, false), log));
+      rows.push(await measure('cold, key', count, questions, through(secured, authorization, false), log));
     }
   } finally {
-    await secured.close();
+    await close();
     await runtime.close();
     await sql.close();
   }
   for (const row of rows) {
-    if (row.mode === 'cold' && row.clients === 1)
-      row.target = `p50<=150 ${row.p50 <= 150 ? 'met' : 'MISSED'}`;
+    if (row.mode === 'cold' && row.clients === 1) row.target = target('p50', row.p50, 150);
   }
 
-  if (values.json) {
-    console.log(JSON.stringify({ questions: questions.length, rows }));
-    return EXIT.ok;
-  }
-  console.log('\nmode            clients  questions   p50 ms   p95 ms  mean ms   per s  target');
-  for (const row of rows) {
-    console.log(
-      `${row.mode.padEnd(15)} ${String(row.clients).padStart(7)}  ${String(row.questions).padStart(9)}  ${row.p50.toFixed(2).padStart(7)}  ${row.p95.toFixed(2).padStart(7)}  ${row.mean.toFixed(2).padStart(7)}  ${row.perSecond.toFixed(1).padStart(6)}  ${row.target}`,
-    );
-  }
-  for (const count of clients) {
-    const find = (mode: string) => rows.find((row) => row.mode === mode && row.clients === count)!;
-    const overhead = find('cached, key').p50 - find('cached, no auth').p50;
-    console.log(
-      `key check overhead, ${count} client${count > 1 ? 's' : ''}: ${overhead.toFixed(2)} ms at p50 (target <= 1 ms: ${overhead <= 1 ? 'met' : 'MISSED'}); the service itself (no auth) adds ${(find('cached, no auth').p50 - find('cached').p50).toFixed(2)} ms to a cached answer`,
-    );
-  }
+  report(values.json, { questions: questions.length, rows }, () => [
+    '',
+    formatTable(
+      [
+        { header: 'mode', value: (row: Row) => row.mode },
+        { header: 'clients', value: (row) => row.clients },
+        { header: 'questions', value: (row) => row.questions },
+        { header: 'p50 ms', value: (row) => row.p50.toFixed(2), align: 'right' },
+        { header: 'p95 ms', value: (row) => row.p95.toFixed(2), align: 'right' },
+        { header: 'mean ms', value: (row) => row.mean.toFixed(2), align: 'right' },
+        { header: 'per s', value: (row) => row.perSecond.toFixed(1), align: 'right' },
+        { header: 'target', value: (row) => row.target },
+      ],
+      rows,
+    ),
+    ...clients.map((count) => {
+      const find = (mode: string) => rows.find((row) => row.mode === mode && row.clients === count)!;
+      const overhead = find('cached, key').p50 - find('cached, no auth').p50;
+      return `key check overhead, ${count} client${count > 1 ? 's' : ''}: ${overhead.toFixed(2)} ms at p50 (target <= 1 ms: ${verdict(overhead <= 1)}); the service itself (no auth) adds ${(find('cached, no auth').p50 - find('cached').p50).toFixed(2)} ms to a cached answer`;
+    }),
+  ]);
   return EXIT.ok;
 }
 
@@ -195,30 +190,19 @@ async function measure(
   run: (query: string) => Promise<void>,
   log: (line: string) => void,
 ): Promise<Row> {
-  const latencies: number[] = [];
   const bar = new ProgressBar({ label: `  ${mode} x${clients}` });
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (next < questions.length) {
-        const query = questions[next++]!;
-        const begun = performance.now();
-        await run(query);
-        latencies.push(performance.now() - begun);
-        bar.update(latencies.length, questions.length, '');
-      }
-    }),
-  );
+  const { latencies, seconds } = await measureConcurrently({
+    count: questions.length,
+    clients,
+    run: (index) => run(questions[index]!),
+    onProgress: (done, total) => bar.update(done, total, ''),
+  });
   bar.finish();
-  const seconds = (performance.now() - started) / 1000;
   const row: Row = {
     mode,
     clients,
     questions: questions.length,
-    p50: percentile(latencies, 0.5),
-    p95: percentile(latencies, 0.95),
-    mean: mean(latencies),
+    ...latency(latencies),
     perSecond: questions.length / seconds,
     target: '',
   };

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import {
+  benchArguments,
+  formatTable,
+  report,
+  requireBenchServer,
+  type FixtureSite,
   generatedSitePages,
   openScratchDatabase,
   serveFixtureSite,
-  type FixtureSite,
 } from '../bench/index.js';
 import { parseCrawlRequest, SiteCrawler, type CrawlSummary } from '../crawl/index.js';
 import { migrate } from '../db/index.js';
@@ -52,27 +55,18 @@ interface Row {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      pages: { type: 'string', default: '300' },
-      rate: { type: 'string', default: '1000' },
-      concurrency: { type: 'string', default: '8' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
+  const values = benchArguments(HELP, {
+    pages: { type: 'string', default: '300' },
+    rate: { type: 'string', default: '1000' },
+    concurrency: { type: 'string', default: '8' },
   });
-  if (values.help) {
-    console.log(HELP);
-    return EXIT.ok;
-  }
+  if (!values) return EXIT.ok;
   const pages = Number(values.pages);
   if (!Number.isInteger(pages) || pages < 1 || pages > 20_000)
     throw new RagError(ErrorCode.INVALID_INPUT, '--pages must be an integer from 1 to 20000');
   const concurrency = Number(values.concurrency);
   const config = cliConfig();
-  const serverUrl = config.BENCH_DATABASE_URL ?? config.DATABASE_URL;
-  if (!serverUrl)
-    throw new RagError(ErrorCode.INVALID_INPUT, 'bench:crawl needs BENCH_DATABASE_URL or DATABASE_URL');
+  const serverUrl = requireBenchServer(config, 'bench:crawl');
 
   const elsewhere = await serveFixtureSite({ pages: { '/external.html': '<p>another site</p>' } });
   const generated = generatedSitePages(pages, { externalLink: `${elsewhere.origin}/external.html` });
@@ -123,24 +117,23 @@ async function main(): Promise<number> {
       crawlerOffSiteRequests: offSite,
       disallowedRequested: site.requests.filter((entry) => entry.path.startsWith('/private/')).length,
     };
-    if (values.json) {
-      console.log(JSON.stringify(result));
-    } else {
-      console.log(
-        `bench:crawl  ${result.pages} pages on ${site.origin}  rate ${result.rate}/s  concurrency ${concurrency}  embedder ${result.embedder}`,
-      );
-      console.log(
-        `${'run'.padEnd(40)} ${'pages'.padStart(6)} ${'seconds'.padStart(8)} ${'pages/s'.padStart(9)} ${'304s'.padStart(6)} ${'chunks'.padStart(7)}`,
-      );
-      for (const row of rows) {
-        console.log(
-          `${row.run.padEnd(40)} ${String(row.pages).padStart(6)} ${row.seconds.toFixed(2).padStart(8)} ${formatNumber(row.pagesPerSecond, 1).padStart(9)} ${String(row.notModified).padStart(6)} ${String(row.chunks).padStart(7)}`,
-        );
-      }
-      console.log(`requests received by the other origin: ${result.otherOriginRequests} (must be 0)`);
-      console.log(`requests the crawler sent outside the site: ${result.crawlerOffSiteRequests} (must be 0)`);
-      console.log(`requests for robots.txt-disallowed pages: ${result.disallowedRequested} (must be 0)`);
-    }
+    report(values.json, result, () => [
+      `bench:crawl  ${result.pages} pages on ${site.origin}  rate ${result.rate}/s  concurrency ${concurrency}  embedder ${result.embedder}`,
+      formatTable(
+        [
+          { header: 'run', value: (row: Row) => row.run },
+          { header: 'pages', value: (row) => row.pages },
+          { header: 'seconds', value: (row) => row.seconds.toFixed(2), align: 'right' },
+          { header: 'pages/s', value: (row) => formatNumber(row.pagesPerSecond, 1), align: 'right' },
+          { header: '304s', value: (row) => row.notModified },
+          { header: 'chunks', value: (row) => row.chunks },
+        ],
+        rows,
+      ),
+      `requests received by the other origin: ${result.otherOriginRequests} (must be 0)`,
+      `requests the crawler sent outside the site: ${result.crawlerOffSiteRequests} (must be 0)`,
+      `requests for robots.txt-disallowed pages: ${result.disallowedRequested} (must be 0)`,
+    ]);
     const recrawl = rows[3]!;
     const clean =
       result.otherOriginRequests === 0 &&

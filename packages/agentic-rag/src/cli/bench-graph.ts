@@ -1,13 +1,18 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { openScratchDatabase, seededRandom, syntheticGraph } from '../bench/index.js';
-import { PgliteSql } from '../db/index.js';
+import {
+  benchArguments,
+  benchLog,
+  formatTable,
+  latency,
+  openBenchDatabase,
+  parseBackends,
+  report,
+  seededRandom,
+  syntheticGraph,
+  target,
+} from '../bench/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { PostgresGraphStore } from '../graph/index.js';
-import { mean, percentile } from '../eval/index.js';
 import { expandReferences } from '../retrieve/index.js';
 import { createRuntime, type RagRuntime } from '../runtime/index.js';
 import { cliConfig, EXIT, runCli } from './cli-support.js';
@@ -56,23 +61,15 @@ interface Row {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      edges: { type: 'string', default: '100000' },
-      entities: { type: 'string', default: '20000' },
-      queries: { type: 'string', default: '200' },
-      backends: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
+  const values = benchArguments(HELP, {
+    edges: { type: 'string', default: '100000' },
+    entities: { type: 'string', default: '20000' },
+    queries: { type: 'string', default: '200' },
+    backends: { type: 'string' },
   });
-  if (values.help) {
-    console.log(HELP);
-    return EXIT.ok;
-  }
+  if (!values) return EXIT.ok;
   const config = cliConfig();
-  const serverUrl = config.BENCH_DATABASE_URL ?? config.DATABASE_URL;
-  const backends = (values.backends ?? (serverUrl ? 'pglite,postgres' : 'pglite')).split(',');
+  const backends = parseBackends(values.backends, config);
   const [edges, entities, queries] = [values.edges, values.entities, values.queries].map(Number) as [
     number,
     number,
@@ -81,19 +78,11 @@ async function main(): Promise<number> {
   if (![edges, entities, queries].every((value) => Number.isInteger(value) && value >= 10)) {
     throw new RagError(ErrorCode.INVALID_INPUT, '--edges, --entities and --queries must be integers >= 10');
   }
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const log = benchLog;
   const rows: Row[] = [];
 
   for (const backend of backends) {
-    if (backend !== 'pglite' && backend !== 'postgres')
-      throw new RagError(ErrorCode.INVALID_INPUT, `unknown backend ${backend}`);
-    if (backend === 'postgres' && !serverUrl)
-      throw new RagError(ErrorCode.INVALID_INPUT, 'postgres needs BENCH_DATABASE_URL or DATABASE_URL');
-    const scratch = await mkdtemp(path.join(os.tmpdir(), 'rag-bench-graph-'));
-    const sql =
-      backend === 'postgres'
-        ? await openScratchDatabase(serverUrl!, BENCH_DATABASE)
-        : await PgliteSql.open({ dataDir: scratch });
+    const { sql, dispose } = await openBenchDatabase(backend, { config, database: BENCH_DATABASE });
     try {
       const runtime = await createRuntime({ config: { ...config, NEO4J_URI: undefined }, sql });
       await loadGraph(runtime, { edges, entities }, log, backend);
@@ -117,37 +106,39 @@ async function main(): Promise<number> {
           }
         }
         for (const [name, measured] of latencies) {
-          const p95 = percentile(measured, 0.95);
+          const figures = latency(measured);
           const measuredTarget = hops === 2 && backend === 'postgres' && name === 'strongest first';
           rows.push({
             backend,
             case: `${hops} hop${hops > 1 ? 's' : ''}, ${name}`,
             size: `${edges} edges`,
-            p50: percentile(measured, 0.5),
-            p95,
-            mean: mean(measured),
-            target: measuredTarget ? `p95<=20 ${p95 <= 20 ? 'met' : 'MISSED'}` : '',
+            ...figures,
+            target: measuredTarget ? target('p95', figures.p95, 20) : '',
           });
-          log(`bench:graph ${backend} neighbourhood ${hops}, ${name}: p95 ${p95.toFixed(1)} ms`);
+          log(`bench:graph ${backend} neighbourhood ${hops}, ${name}: p95 ${figures.p95.toFixed(1)} ms`);
         }
       }
       rows.push(...(await benchReferences(runtime, backend, log)));
     } finally {
-      await sql.close();
-      await rm(scratch, { recursive: true, force: true });
+      await dispose();
     }
   }
 
-  if (values.json) {
-    console.log(JSON.stringify({ queries, rows }));
-    return EXIT.ok;
-  }
-  console.log('\nbackend   case                        size              p50 ms   p95 ms  mean ms  target');
-  for (const row of rows) {
-    console.log(
-      `${row.backend.padEnd(8)}  ${row.case.padEnd(26)}  ${row.size.padEnd(16)} ${row.p50.toFixed(1).padStart(7)}  ${row.p95.toFixed(1).padStart(7)}  ${row.mean.toFixed(1).padStart(7)}  ${row.target}`,
-    );
-  }
+  report(values.json, { queries, rows }, () => [
+    '',
+    formatTable(
+      [
+        { header: 'backend', value: (row: Row) => row.backend },
+        { header: 'case', value: (row) => row.case },
+        { header: 'size', value: (row) => row.size },
+        { header: 'p50 ms', value: (row) => row.p50.toFixed(1), align: 'right' },
+        { header: 'p95 ms', value: (row) => row.p95.toFixed(1), align: 'right' },
+        { header: 'mean ms', value: (row) => row.mean.toFixed(1), align: 'right' },
+        { header: 'target', value: (row) => row.target },
+      ],
+      rows,
+    ),
+  ]);
   return EXIT.ok;
 }
 
@@ -266,16 +257,8 @@ async function benchReferences(
   }
   log(`bench:graph ${backend} references: ${hits.length} operations, ${reached} referenced chunks from all`);
   const row = (name: string, size: string, latencies: number[]): Row => {
-    const p95 = percentile(latencies, 0.95);
-    return {
-      backend,
-      case: name,
-      size,
-      p50: percentile(latencies, 0.5),
-      p95,
-      mean: mean(latencies),
-      target: `p95<=50 ${p95 <= 50 ? 'met' : 'MISSED'}`,
-    };
+    const figures = latency(latencies);
+    return { backend, case: name, size, ...figures, target: target('p95', figures.p95, 50) };
   };
   return [
     row('references, 1 operation', `${hits.length} operations`, single),

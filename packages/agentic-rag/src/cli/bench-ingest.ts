@@ -3,9 +3,10 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { prepareCorpus, type CorpusName } from '../bench/corpora/index.js';
 import {
+  benchArguments,
+  benchLog,
   dropScratchDatabase,
   ensureCorpusPackages,
   naiveWriter,
@@ -95,25 +96,18 @@ interface RunResult {
 type ChildResult = Omit<RunResult, 'corpus' | 'targetChunks'>;
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      corpus: { type: 'string', default: 'zipf' },
-      chunks: { type: 'string', default: '20000' },
-      backends: { type: 'string' },
-      writers: { type: 'string', default: 'batched,naive' },
-      'skip-peer': { type: 'boolean', default: false },
-      provision: { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-      // Internal: one measured run, started by the parent in a fresh process.
-      child: { type: 'string' },
-      'corpus-dir': { type: 'string' },
-    },
+  const values = benchArguments(HELP, {
+    corpus: { type: 'string', default: 'zipf' },
+    chunks: { type: 'string', default: '20000' },
+    backends: { type: 'string' },
+    writers: { type: 'string', default: 'batched,naive' },
+    'skip-peer': { type: 'boolean', default: false },
+    provision: { type: 'boolean', default: false },
+    // Internal: one measured run, started by the parent in a fresh process.
+    child: { type: 'string' },
+    'corpus-dir': { type: 'string' },
   });
-  if (values.help) {
-    console.log(HELP);
-    return EXIT.ok;
-  }
+  if (!values) return EXIT.ok;
   const config = cliConfig();
   if (values.child) return runChild(config, values.child, values['corpus-dir']!);
 
@@ -143,7 +137,7 @@ async function main(): Promise<number> {
     );
   ensureCorpusPackages(corpus, values.provision);
 
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const log = benchLog;
   const results: RunResult[] = [];
   for (const targetChunks of sizes) {
     const directory = await mkdtemp(path.join(os.tmpdir(), 'rag-bench-corpus-'));

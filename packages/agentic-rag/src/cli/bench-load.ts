@@ -3,8 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { seededRandom } from '../bench/index.js';
+import { benchArguments, seededRandom } from '../bench/index.js';
 import { PostgresSql } from '../db/index.js';
 import { percentile } from '../eval/index.js';
 import { childEnvironment, cliConfig, EXIT, runCli } from './cli-support.js';
@@ -52,20 +51,13 @@ interface LoadResult {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      backends: { type: 'string', default: 'pglite,postgres' },
-      documents: { type: 'string', default: '1000' },
-      answers: { type: 'string', default: '200' },
-      concurrency: { type: 'string', default: '20' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
+  const values = benchArguments(HELP, {
+    backends: { type: 'string', default: 'pglite,postgres' },
+    documents: { type: 'string', default: '1000' },
+    answers: { type: 'string', default: '200' },
+    concurrency: { type: 'string', default: '20' },
   });
-  if (values.help) {
-    console.log(HELP);
-    return EXIT.ok;
-  }
+  if (!values) return EXIT.ok;
   const config = cliConfig();
   const serverUrl = config.BENCH_DATABASE_URL ?? config.DATABASE_URL;
   const backends = values.backends.split(',').map((name) => name.trim());

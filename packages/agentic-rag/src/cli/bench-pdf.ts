@@ -1,10 +1,17 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { openScratchDatabase, textbookPdf, type PlacedEntity } from '../bench/index.js';
-import { PgliteSql, type Sql } from '../db/index.js';
+import {
+  benchArguments,
+  benchLog,
+  formatTable,
+  openBenchDatabase,
+  parseBackends,
+  report,
+  textbookPdf,
+  type PlacedEntity,
+} from '../bench/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { loadPdf } from '../ingest/index.js';
 import { createRuntime, type RagRuntime } from '../runtime/index.js';
@@ -55,31 +62,20 @@ interface Check {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      pages: { type: 'string', default: '200' },
-      backend: { type: 'string', default: 'pglite' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
+  const values = benchArguments(HELP, {
+    pages: { type: 'string', default: '200' },
+    backend: { type: 'string', default: 'pglite' },
   });
-  if (values.help) {
-    console.log(HELP);
-    return EXIT.ok;
-  }
+  if (!values) return EXIT.ok;
   const pages = Number(values.pages);
   if (!Number.isInteger(pages) || pages < 2 || pages > 3000) {
     throw new RagError(ErrorCode.INVALID_INPUT, '--pages must be an integer from 2 to 3000');
   }
   const config = cliConfig();
-  const serverUrl = config.BENCH_DATABASE_URL ?? config.DATABASE_URL;
-  if (values.backend !== 'pglite' && values.backend !== 'postgres') {
-    throw new RagError(ErrorCode.INVALID_INPUT, `unknown backend ${values.backend} (pglite or postgres)`);
-  }
-  if (values.backend === 'postgres' && !serverUrl) {
-    throw new RagError(ErrorCode.INVALID_INPUT, 'postgres needs BENCH_DATABASE_URL or DATABASE_URL');
-  }
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const [backend, ...more] = parseBackends(values.backend, config);
+  if (!backend || more.length > 0)
+    throw new RagError(ErrorCode.INVALID_INPUT, '--backend takes one of pglite, postgres');
+  const log = benchLog;
 
   let started = performance.now();
   const book = await textbookPdf(pages);
@@ -121,10 +117,7 @@ async function main(): Promise<number> {
   }
 
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'rag-bench-pdf-'));
-  const sql: Sql =
-    values.backend === 'postgres'
-      ? await openScratchDatabase(serverUrl!, BENCH_DATABASE)
-      : await PgliteSql.open({ dataDir: path.join(scratch, 'data') });
+  const { sql, dispose } = await openBenchDatabase(backend, { config, database: BENCH_DATABASE });
   let check: Check;
   try {
     const runtime = await createRuntime({ config: { ...config, NEO4J_URI: undefined }, sql });
@@ -161,27 +154,28 @@ async function main(): Promise<number> {
       await runtime.close();
     }
   } finally {
-    await sql.close().catch(() => undefined);
+    await dispose();
     await rm(scratch, { recursive: true, force: true });
   }
 
   const passed = check.pageCorrect === check.entities && check.chunkCovers === check.entities;
-  if (values.json) {
-    console.log(JSON.stringify({ pages: book.pages, backend: values.backend, stages, check, passed }));
-    return passed ? EXIT.ok : EXIT.failed;
-  }
-  console.log(`\n${book.pages} pages, backend ${values.backend}`);
-  console.log('stage               seconds   pages/s   chunks');
-  for (const row of stages) {
-    console.log(
-      `${row.name.padEnd(18)}  ${row.seconds.toFixed(2).padStart(7)}  ${row.pagesPerSecond.toFixed(1).padStart(8)}   ${row.chunks ?? ''}`,
-    );
-  }
-  console.log(
-    `\nentities ${check.entities} (${check.overPageBreak} over a page break): page correct ${check.pageCorrect}/${check.entities}, ` +
+  report(values.json, { pages: book.pages, backend, stages, check, passed }, () => [
+    '',
+    `${book.pages} pages, backend ${backend}`,
+    formatTable(
+      [
+        { header: 'stage', value: (row: Stage) => row.name },
+        { header: 'seconds', value: (row) => row.seconds.toFixed(2), align: 'right' },
+        { header: 'pages/s', value: (row) => row.pagesPerSecond.toFixed(1), align: 'right' },
+        { header: 'chunks', value: (row) => row.chunks ?? '', align: 'right' },
+      ],
+      stages,
+    ),
+    '',
+    `entities ${check.entities} (${check.overPageBreak} over a page break): page correct ${check.pageCorrect}/${check.entities}, ` +
       `defining chunk covers the page ${check.chunkCovers}/${check.entities}: ${passed ? 'PASS' : 'FAIL'}`,
-  );
-  for (const line of check.wrong.slice(0, 20)) console.log(`  ${line}`);
+    ...check.wrong.slice(0, 20).map((line) => `  ${line}`),
+  ]);
   return passed ? EXIT.ok : EXIT.failed;
 }
 

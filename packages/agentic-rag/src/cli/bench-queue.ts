@@ -4,8 +4,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { openScratchDatabase, startSlowEmbeddingServer, writeSyntheticCorpus } from '../bench/index.js';
+import {
+  benchArguments,
+  benchLog,
+  benchServerUrl,
+  formatTable,
+  openScratchDatabase,
+  report,
+  startSlowEmbeddingServer,
+  writeSyntheticCorpus,
+} from '../bench/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { IngestQueue } from '../queue/index.js';
 import { createRuntime, type RagRuntime } from '../runtime/index.js';
@@ -49,21 +57,14 @@ interface Row {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      documents: { type: 'string', default: '200' },
-      'big-chunks': { type: 'string', default: '1024' },
-      'embed-latency': { type: 'string', default: '250' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
+  const values = benchArguments(HELP, {
+    documents: { type: 'string', default: '200' },
+    'big-chunks': { type: 'string', default: '1024' },
+    'embed-latency': { type: 'string', default: '250' },
   });
-  if (values.help) {
-    console.log(HELP);
-    return EXIT.ok;
-  }
+  if (!values) return EXIT.ok;
   const config = cliConfig();
-  const serverUrl = config.BENCH_DATABASE_URL ?? config.DATABASE_URL;
+  const serverUrl = benchServerUrl(config);
   if (!serverUrl || !config.REDIS_URL) {
     throw new RagError(
       ErrorCode.INVALID_INPUT,
@@ -79,7 +80,7 @@ async function main(): Promise<number> {
   const latencyMs = Number(values['embed-latency']);
   if (!Number.isFinite(latencyMs) || latencyMs < 0)
     throw new RagError(ErrorCode.INVALID_INPUT, '--embed-latency must be a number of milliseconds');
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const log = benchLog;
 
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'rag-bench-queue-'));
   const corpus = path.join(scratch, 'corpus');
@@ -198,18 +199,27 @@ async function main(): Promise<number> {
     await queue.queue.obliterate({ force: true });
     await queue.deadLetters.obliterate({ force: true });
 
-    if (values.json) {
-      console.log(JSON.stringify({ documents, rows, enqueueMsPerJob: enqueueMs }));
-      return EXIT.ok;
-    }
-    console.log('\nmode         workers  documents  chunks  seconds  chunks/s  overhead ms/job');
-    for (const row of rows) {
-      console.log(
-        `${row.mode.padEnd(12)} ${String(row.workers).padStart(7)}  ${String(row.documents).padStart(9)}  ${String(row.chunks).padStart(6)}  ${row.seconds.toFixed(1).padStart(7)}  ${row.chunksPerSecond.toFixed(1).padStart(8)}  ${row.overheadMsPerJob === null ? '' : row.overheadMsPerJob.toFixed(1).padStart(15)}`,
-      );
-    }
-    console.log(`enqueue alone: ${enqueueMs.toFixed(2)} ms per job`);
-    console.log(`big-*: one document, remote embedder at ${latencyMs} ms per request`);
+    report(values.json, { documents, rows, enqueueMsPerJob: enqueueMs }, () => [
+      '',
+      formatTable(
+        [
+          { header: 'mode', value: (row: Row) => row.mode },
+          { header: 'workers', value: (row) => row.workers },
+          { header: 'documents', value: (row) => row.documents },
+          { header: 'chunks', value: (row) => row.chunks },
+          { header: 'seconds', value: (row) => row.seconds.toFixed(1), align: 'right' },
+          { header: 'chunks/s', value: (row) => row.chunksPerSecond.toFixed(1), align: 'right' },
+          {
+            header: 'overhead ms/job',
+            value: (row) => row.overheadMsPerJob?.toFixed(1) ?? '',
+            align: 'right',
+          },
+        ],
+        rows,
+      ),
+      `enqueue alone: ${enqueueMs.toFixed(2)} ms per job`,
+      `big-*: one document, remote embedder at ${latencyMs} ms per request`,
+    ]);
     return EXIT.ok;
   } finally {
     await queue.close();

@@ -1,11 +1,18 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { prepareCorpus, type CorpusName, type PreparedCorpus } from '../bench/corpora/index.js';
 import { LangchainPgvectorPeer } from '../bench/peer/index.js';
 import {
+  benchArguments,
+  benchLog,
   databaseUrl,
+  formatTable,
+  latency,
+  report,
+  verdict,
+  parseBackends,
+  requireBenchServer,
   ensureCorpusPackages,
   parseChunkSizes,
   parseCorpus,
@@ -17,7 +24,6 @@ import type { Config } from '../config/index.js';
 import { PgliteSql, PostgresSql, type Sql } from '../db/index.js';
 import { createEmbedder } from '../embed/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
-import { mean, percentile } from '../eval/index.js';
 import type { RetrieveOptions } from '../retrieve/index.js';
 import { createRuntime } from '../runtime/index.js';
 import { cliConfig, EXIT, formatNumber, runCli } from './cli-support.js';
@@ -93,34 +99,20 @@ interface RunOptions {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      corpus: { type: 'string', default: 'zipf' },
-      chunks: { type: 'string' },
-      'postgres-chunks': { type: 'string' },
-      'pglite-chunks': { type: 'string', default: '10000' },
-      queries: { type: 'string', default: '200' },
-      backends: { type: 'string' },
-      'skip-peer': { type: 'boolean', default: false },
-      fresh: { type: 'boolean', default: false },
-      provision: { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
+  const values = benchArguments(HELP, {
+    corpus: { type: 'string', default: 'zipf' },
+    chunks: { type: 'string' },
+    'postgres-chunks': { type: 'string' },
+    'pglite-chunks': { type: 'string', default: '10000' },
+    queries: { type: 'string', default: '200' },
+    backends: { type: 'string' },
+    'skip-peer': { type: 'boolean', default: false },
+    fresh: { type: 'boolean', default: false },
+    provision: { type: 'boolean', default: false },
   });
-  if (values.help) {
-    console.log(HELP);
-    return EXIT.ok;
-  }
+  if (!values) return EXIT.ok;
   const config = cliConfig();
-  const serverUrl = config.BENCH_DATABASE_URL ?? config.DATABASE_URL;
-  const backends = (values.backends ?? (serverUrl ? 'pglite,postgres' : 'pglite')).split(',');
-  for (const backend of backends) {
-    if (backend !== 'pglite' && backend !== 'postgres')
-      throw new RagError(ErrorCode.INVALID_INPUT, `unknown backend ${backend}`);
-    if (backend === 'postgres' && !serverUrl)
-      throw new RagError(ErrorCode.INVALID_INPUT, 'postgres needs BENCH_DATABASE_URL or DATABASE_URL');
-  }
+  const backends = parseBackends(values.backends, config);
   const queryCount = Number(values.queries);
   if (!Number.isInteger(queryCount) || queryCount < 10)
     throw new RagError(ErrorCode.INVALID_INPUT, '--queries must be >= 10');
@@ -128,7 +120,7 @@ async function main(): Promise<number> {
   const postgresSizes = parseChunkSizes(values.chunks ?? values['postgres-chunks'] ?? '100000');
   const [pgliteChunks] = parseChunkSizes(values['pglite-chunks']);
   ensureCorpusPackages(corpus, values.provision);
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const log = benchLog;
   const base = { config, corpus, queryCount, fresh: values.fresh, log };
 
   const rows: Row[] = [];
@@ -138,12 +130,15 @@ async function main(): Promise<number> {
     } else {
       for (const targetChunks of postgresSizes)
         rows.push(
-          ...(await runPostgres(serverUrl!, { ...base, targetChunks, withPeer: !values['skip-peer'] })),
+          ...(await runPostgres(requireBenchServer(config, 'postgres'), {
+            ...base,
+            targetChunks,
+            withPeer: !values['skip-peer'],
+          })),
         );
     }
   }
-  if (values.json) console.log(JSON.stringify({ rows }));
-  else printTable(rows);
+  report(values.json, { rows }, () => humanReport(rows));
   return EXIT.ok;
 }
 
@@ -197,12 +192,8 @@ async function time(queries: readonly string[], search: (query: string) => Promi
       hits.push(count);
     }
   }
-  return {
-    p50Ms: percentile(latencies, 0.5),
-    p95Ms: percentile(latencies, 0.95),
-    meanMs: mean(latencies),
-    meanHits: mean(hits),
-  };
+  const { p50, p95, mean } = latency(latencies);
+  return { p50Ms: p50, p95Ms: p95, meanMs: mean, meanHits: latency(hits).mean };
 }
 
 async function timeOurs(
@@ -361,30 +352,32 @@ async function runPostgres(serverUrl: string, options: RunOptions): Promise<Row[
   }
 }
 
-function printTable(rows: Row[]): void {
-  console.log(
-    '\nsystem              backend   corpus          chunks  mode      p50 ms   p95 ms  mean ms  hits  vs peer p95',
-  );
-  for (const row of rows) {
+/** The table, each of our rows against the peer's dense p95 (the baseline), then the targets. */
+function humanReport(rows: Row[]): string[] {
+  const ratio = (row: Row) => {
     const peer = peerOf(rows, row);
-    const ratio = peer && row.system === 'agentic-rag' ? `${(row.p95Ms / peer.p95Ms).toFixed(2)}x` : '';
-    console.log(
+    return peer && row.system === 'agentic-rag' ? `${(row.p95Ms / peer.p95Ms).toFixed(2)}x` : '';
+  };
+  return [
+    '',
+    formatTable(
       [
-        row.system.padEnd(19),
-        row.backend.padEnd(9),
-        row.corpus.padEnd(13),
-        String(row.chunks).padStart(8),
-        ` ${row.mode.padEnd(8)}`,
-        row.p50Ms.toFixed(1).padStart(7),
-        row.p95Ms.toFixed(1).padStart(8),
-        row.meanMs.toFixed(1).padStart(8),
-        row.meanHits.toFixed(1).padStart(5),
-        ratio.padStart(12),
-      ].join(' '),
-    );
-  }
-  console.log('');
-  for (const line of targetLines(rows)) console.log(line);
+        { header: 'system', value: (row: Row) => row.system },
+        { header: 'backend', value: (row) => row.backend },
+        { header: 'corpus', value: (row) => row.corpus },
+        { header: 'chunks', value: (row) => row.chunks },
+        { header: 'mode', value: (row) => row.mode },
+        { header: 'p50 ms', value: (row) => row.p50Ms.toFixed(1), align: 'right' },
+        { header: 'p95 ms', value: (row) => row.p95Ms.toFixed(1), align: 'right' },
+        { header: 'mean ms', value: (row) => row.meanMs.toFixed(1), align: 'right' },
+        { header: 'hits', value: (row) => row.meanHits.toFixed(1), align: 'right' },
+        { header: 'vs peer p95', value: ratio, align: 'right' },
+      ],
+      rows,
+    ),
+    '',
+    ...targetLines(rows),
+  ];
 }
 
 function peerOf(rows: Row[], row: Row): Row | undefined {
@@ -399,7 +392,6 @@ function peerOf(rows: Row[], row: Row): Row | undefined {
 /** One line per target and Postgres size: what was measured, and met or MISSED. */
 function targetLines(rows: Row[]): string[] {
   const lines: string[] = [];
-  const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
   for (const row of rows) {
     if (row.system !== 'agentic-rag' || row.backend !== 'postgres') continue;
     const size = `${formatNumber(row.chunks)} chunks`;

@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { ErrorCode, RagError } from '../errors/index.js';
+import { benchArguments, benchLog } from '../bench/index.js';
 import { childEnvironment, EXIT, runCli } from './cli-support.js';
 
 const HELP = `Usage: pnpm bench:start [options]
@@ -49,25 +49,18 @@ interface Row {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      restarts: { type: 'string', default: '3' },
-      only: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
+  const values = benchArguments(HELP, {
+    restarts: { type: 'string', default: '3' },
+    only: { type: 'string' },
   });
-  if (values.help) {
-    console.log(HELP);
-    return EXIT.ok;
-  }
+  if (!values) return EXIT.ok;
   const restarts = Number(values.restarts);
   if (!Number.isInteger(restarts) || restarts < 1)
     throw new RagError(ErrorCode.INVALID_INPUT, '--restarts must be a positive integer');
   if (values.only !== undefined && !(values.only in PATHS))
     throw new RagError(ErrorCode.INVALID_INPUT, '--only must be compiled or tsx');
   const paths = values.only ? [values.only as PathName] : (Object.keys(PATHS) as PathName[]);
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const log = benchLog;
 
   const build = await timed(() => run(['pnpm', 'build'], baseEnvironment()));
   log(`bench:start pnpm build (incremental): ${build.seconds.toFixed(1)} s`);

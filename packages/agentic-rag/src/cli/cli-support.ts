@@ -1,10 +1,9 @@
-import { ErrorCode, isRagError } from '../errors/index.js';
 import type { Config } from '../config/index.js';
-import { environmentConfig, EXIT } from '../runtime/index.js';
+import { environmentConfig, EXIT, runCli } from '../runtime/index.js';
 import { createJsonLogger, silentLogger, type Logger, type LogLevel } from '../telemetry/index.js';
 
-// The commands share the services' exit codes.
-export { EXIT };
+// The commands share the services' exit codes and error reporting (so do the benchmark mains in apps/).
+export { EXIT, runCli };
 
 /** The environment for a child process this command starts: ours (less `without`), with some variables set. */
 export function childEnvironment(
@@ -32,30 +31,6 @@ export function cliLogger(config: Config, verbosity: Verbosity): Logger {
   if (verbosity === 'quiet') return silentLogger;
   const level: LogLevel = verbosity === 'verbose' ? config.LOG_LEVEL : 'warn';
   return createJsonLogger({ level, write: (line) => process.stderr.write(line) });
-}
-
-/** Runs a command's main function and turns any error into one line and an exit code. */
-export function runCli(main: () => Promise<number>): void {
-  main().then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      if (isRagError(error)) {
-        process.stderr.write(`error [${error.code}]: ${error.message}\n`);
-        process.exitCode =
-          error.code === ErrorCode.INVALID_CONFIG || error.code === ErrorCode.INVALID_INPUT
-            ? EXIT.usage
-            : EXIT.failed;
-      } else if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-        process.stderr.write(`error [INVALID_INPUT]: ${(error as Error).message} (see --help)\n`);
-        process.exitCode = EXIT.usage;
-      } else {
-        process.stderr.write(`error [INTERNAL]: ${(error as Error).message ?? String(error)}\n`);
-        process.exitCode = EXIT.failed;
-      }
-    },
-  );
 }
 
 export function formatNumber(value: number, digits = 0): string {

@@ -40,3 +40,27 @@ export function runService(name: string, main: () => Promise<void>): void {
     process.exit(isRagError(error) && error.code === ErrorCode.INVALID_CONFIG ? EXIT.usage : EXIT.failed);
   });
 }
+
+/** Runs a command's main function and turns any error into one line and an exit code. */
+export function runCli(main: () => Promise<number>): void {
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      if (isRagError(error)) {
+        process.stderr.write(`error [${error.code}]: ${error.message}\n`);
+        process.exitCode =
+          error.code === ErrorCode.INVALID_CONFIG || error.code === ErrorCode.INVALID_INPUT
+            ? EXIT.usage
+            : EXIT.failed;
+      } else if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+        process.stderr.write(`error [INVALID_INPUT]: ${(error as Error).message} (see --help)\n`);
+        process.exitCode = EXIT.usage;
+      } else {
+        process.stderr.write(`error [INTERNAL]: ${(error as Error).message ?? String(error)}\n`);
+        process.exitCode = EXIT.failed;
+      }
+    },
+  );
+}
