@@ -7,12 +7,18 @@ import { prepareCorpus, type CorpusName } from '../bench/corpora/index.js';
 import {
   benchArguments,
   benchLog,
+  benchServerUrl,
   dropScratchDatabase,
   ensureCorpusPackages,
   naiveWriter,
   parseChunkSizes,
   parseCorpus,
+  formatTable,
+  parseBackends,
   recreateScratchDatabase,
+  report,
+  requireBenchServer,
+  type BenchBackend as Backend,
 } from '../bench/index.js';
 import { LangchainPgvectorPeer, PEER_BATCH_SIZE } from '../bench/peer/index.js';
 import type { Config } from '../config/index.js';
@@ -73,7 +79,6 @@ const BENCH_DATABASE = 'agentic_rag_bench';
 const PEER_DATABASE = 'agentic_rag_bench_peer';
 
 type System = 'agentic-rag' | 'langchain-pgvector';
-type Backend = 'pglite' | 'postgres';
 type Writer = 'batched' | 'naive' | `add-documents-${number}`;
 
 interface RunResult {
@@ -113,17 +118,8 @@ async function main(): Promise<number> {
 
   const corpus = parseCorpus(values.corpus);
   const sizes = parseChunkSizes(values.chunks);
-  const serverUrl = config.BENCH_DATABASE_URL ?? config.DATABASE_URL;
-  const backends = (values.backends ?? (serverUrl ? 'pglite,postgres' : 'pglite')).split(',') as Backend[];
-  for (const backend of backends) {
-    if (backend !== 'pglite' && backend !== 'postgres')
-      throw new RagError(ErrorCode.INVALID_INPUT, `unknown backend "${backend}"`);
-    if (backend === 'postgres' && !serverUrl)
-      throw new RagError(
-        ErrorCode.INVALID_INPUT,
-        'the postgres backend needs BENCH_DATABASE_URL or DATABASE_URL',
-      );
-  }
+  const serverUrl = benchServerUrl(config);
+  const backends: Backend[] = parseBackends(values.backends, config);
   const writers = values.writers.split(',') as Writer[];
   for (const writer of writers) {
     if (writer !== 'batched' && writer !== 'naive')
@@ -176,32 +172,30 @@ async function main(): Promise<number> {
       await rm(directory, { recursive: true, force: true });
     }
   }
-  if (values.json) console.log(JSON.stringify({ rows: results }));
-  else printTable(results);
+  report(values.json, { rows: results }, () => humanReport(results));
   return EXIT.ok;
 }
 
-function printTable(results: RunResult[]): void {
-  console.log('');
-  console.log(
-    'system              mode                          corpus         target   chunks  seconds  chunks/s  peak RSS MB  disk MB',
-  );
-  for (const result of results) {
-    console.log(
+/** The table, then each of our runs against the baselines (langchain-pgvector, the naive writer). */
+function humanReport(results: RunResult[]): string[] {
+  const lines = [
+    '',
+    formatTable(
       [
-        result.system.padEnd(19),
-        result.mode.padEnd(29),
-        result.corpus.padEnd(13),
-        formatNumber(result.targetChunks).padStart(8),
-        String(result.chunks).padStart(8),
-        result.seconds.toFixed(1).padStart(8),
-        result.chunksPerSecond.toFixed(0).padStart(9),
-        result.peakRssMb.toFixed(0).padStart(12),
-        result.diskMb.toFixed(0).padStart(8),
-      ].join(' '),
-    );
-  }
-  console.log('');
+        { header: 'system', value: (result: RunResult) => result.system },
+        { header: 'mode', value: (result) => result.mode },
+        { header: 'corpus', value: (result) => result.corpus },
+        { header: 'target', value: (result) => formatNumber(result.targetChunks), align: 'right' },
+        { header: 'chunks', value: (result) => result.chunks },
+        { header: 'seconds', value: (result) => result.seconds.toFixed(1), align: 'right' },
+        { header: 'chunks/s', value: (result) => result.chunksPerSecond.toFixed(0), align: 'right' },
+        { header: 'peak RSS MB', value: (result) => result.peakRssMb.toFixed(0), align: 'right' },
+        { header: 'disk MB', value: (result) => result.diskMb.toFixed(0), align: 'right' },
+      ],
+      results,
+    ),
+    '',
+  ];
   for (const target of [...new Set(results.map((result) => result.targetChunks))]) {
     const rows = results.filter((result) => result.targetChunks === target);
     const peer = rows.find((result) => result.system === 'langchain-pgvector');
@@ -212,9 +206,10 @@ function printTable(results: RunResult[]): void {
         naive && naive !== ours ? `${(ours.chunksPerSecond / naive.chunksPerSecond).toFixed(2)}x naive` : '',
       ].filter(Boolean);
       if (ratios.length > 0)
-        console.log(`${formatNumber(target)} chunks, agentic-rag ${ours.mode}: ${ratios.join(', ')}`);
+        lines.push(`${formatNumber(target)} chunks, agentic-rag ${ours.mode}: ${ratios.join(', ')}`);
     }
   }
+  return lines;
 }
 
 function spawnChild(spec: string, corpusDirectory: string): Promise<ChildResult> {
@@ -246,7 +241,7 @@ async function runChild(config: Config, spec: string, corpusDirectory: string): 
 }
 
 async function runPeer(config: Config, writer: Writer, corpusDirectory: string): Promise<ChildResult> {
-  const serverUrl = config.BENCH_DATABASE_URL ?? config.DATABASE_URL!;
+  const serverUrl = requireBenchServer(config, 'langchain-pgvector');
   const databaseUrl = await recreateScratchDatabase(serverUrl, PEER_DATABASE);
   try {
     const peer = await LangchainPgvectorPeer.open({ databaseUrl, embedder: createEmbedder(config) });
@@ -292,7 +287,7 @@ async function runOurs(
   if (backend === 'pglite') {
     sql = await PgliteSql.open({ dataDir: path.join(scratch, 'pglite') });
   } else {
-    serverUrl = config.BENCH_DATABASE_URL ?? config.DATABASE_URL!;
+    serverUrl = requireBenchServer(config, 'postgres');
     sql = new PostgresSql({
       connectionString: await recreateScratchDatabase(serverUrl, BENCH_DATABASE),
       maxConnections: 4,

@@ -3,7 +3,15 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchArguments, seededRandom } from '../bench/index.js';
+import {
+  benchArguments,
+  formatTable,
+  parseBackends,
+  report,
+  requireBenchServer,
+  seededRandom,
+  verdict,
+} from '../bench/index.js';
 import { PostgresSql } from '../db/index.js';
 import { percentile } from '../eval/index.js';
 import { childEnvironment, cliConfig, EXIT, runCli } from './cli-support.js';
@@ -59,8 +67,7 @@ async function main(): Promise<number> {
   });
   if (!values) return EXIT.ok;
   const config = cliConfig();
-  const serverUrl = config.BENCH_DATABASE_URL ?? config.DATABASE_URL;
-  const backends = values.backends.split(',').map((name) => name.trim());
+  const backends = parseBackends(values.backends, config);
   const options = {
     documents: Number(values.documents),
     answers: Number(values.answers),
@@ -72,23 +79,12 @@ async function main(): Promise<number> {
     .map((line) => (JSON.parse(line) as { question: string }).question);
   const results: LoadResult[] = [];
   for (const backend of backends) {
-    if (backend !== 'pglite' && backend !== 'postgres') {
-      console.error(`bench:load: unknown backend "${backend}" (pglite, postgres)`);
-      return EXIT.usage;
-    }
-    if (backend === 'postgres' && !serverUrl) {
-      console.error('bench:load: the postgres run needs BENCH_DATABASE_URL or DATABASE_URL');
-      return EXIT.usage;
-    }
-    const databaseUrl = backend === 'postgres' ? await emptyScratchDatabase(serverUrl!) : null;
+    const databaseUrl =
+      backend === 'postgres' ? await emptyScratchDatabase(requireBenchServer(config, 'postgres')) : null;
     if (!values.json) console.error(`bench:load: ${backend}: starting the API…`);
     results.push(await runBackend(backend, databaseUrl, questions, options, !values.json));
   }
-  if (values.json) {
-    console.log(JSON.stringify(results, null, 2));
-    return EXIT.ok;
-  }
-  printTable(results);
+  report(values.json, results, () => humanReport(results));
   return EXIT.ok;
 }
 
@@ -267,31 +263,44 @@ async function runBackend(
   }
 }
 
-function printTable(results: LoadResult[]): void {
-  const ms = (value: number) => value.toFixed(1).padStart(8);
-  console.log(
-    'backend   answers  errors  answer p50   p95      p99     /healthz n   p50      p99      max    ingest s',
-  );
+/** The table, the errors seen, then the targets, PGlite measured against Postgres. */
+function humanReport(results: LoadResult[]): string[] {
+  const ms = (value: number) => value.toFixed(1);
+  const lines = [
+    formatTable(
+      [
+        { header: 'backend', value: (row: LoadResult) => row.backend },
+        { header: 'answers', value: (row) => row.answers },
+        { header: 'errors', value: (row) => row.errors },
+        { header: 'answer p50', value: (row) => ms(row.answerP50), align: 'right' },
+        { header: 'p95', value: (row) => ms(row.answerP95), align: 'right' },
+        { header: 'p99', value: (row) => ms(row.answerP99), align: 'right' },
+        { header: '/healthz n', value: (row) => row.healthChecks },
+        { header: 'p50', value: (row) => ms(row.healthP50), align: 'right' },
+        { header: 'p99', value: (row) => ms(row.healthP99), align: 'right' },
+        { header: 'max', value: (row) => ms(row.healthMax), align: 'right' },
+        { header: 'ingest s', value: (row) => row.ingestSeconds.toFixed(1), align: 'right' },
+      ],
+      results,
+    ),
+  ];
   for (const row of results) {
-    console.log(
-      `${row.backend.padEnd(9)} ${String(row.answers).padStart(7)} ${String(row.errors).padStart(7)} ${ms(row.answerP50)} ${ms(row.answerP95)} ${ms(row.answerP99)} ${String(row.healthChecks).padStart(11)} ${ms(row.healthP50)} ${ms(row.healthP99)} ${ms(row.healthMax)} ${row.ingestSeconds.toFixed(1).padStart(9)}`,
-    );
-    for (const sample of row.errorSamples) console.log(`  error: ${sample}`);
-    if (row.ingestError) console.log(`  ingest failed: ${row.ingestError}`);
+    lines.push(...row.errorSamples.map((sample) => `  ${row.backend} error: ${sample}`));
+    if (row.ingestError) lines.push(`  ${row.backend} ingest failed: ${row.ingestError}`);
   }
   const pglite = results.find((row) => row.backend === 'pglite');
   const postgres = results.find((row) => row.backend === 'postgres');
-  const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
-  console.log('\ntargets');
+  lines.push('', 'targets');
   for (const row of results) {
-    console.log(
+    lines.push(
       `  ${row.backend}: 0 errors ${verdict(row.errors === 0 && !row.ingestError)}; /healthz p99 <= 50 ms ${verdict(row.healthP99 <= 50)}`,
     );
   }
   if (pglite && postgres) {
     const ratio = pglite.answerP95 / postgres.answerP95;
-    console.log(`  PGlite answer p95 within 3x of Postgres: ${ratio.toFixed(2)}x ${verdict(ratio <= 3)}`);
+    lines.push(`  PGlite answer p95 within 3x of Postgres: ${ratio.toFixed(2)}x ${verdict(ratio <= 3)}`);
   }
+  return lines;
 }
 
 runCli(main);

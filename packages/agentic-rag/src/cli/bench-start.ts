@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ErrorCode, RagError } from '../errors/index.js';
-import { benchArguments, benchLog } from '../bench/index.js';
+import { benchArguments, benchLog, formatTable, report } from '../bench/index.js';
 import { childEnvironment, EXIT, runCli } from './cli-support.js';
 
 const HELP = `Usage: pnpm bench:start [options]
@@ -92,26 +92,37 @@ async function main(): Promise<number> {
     }
   }
 
-  if (values.json) {
-    console.log(
-      JSON.stringify(
-        { cpus: os.cpus().length, loadAverage: os.loadavg()[0], targets: TARGETS, rows },
-        null,
-        2,
+  // The targets are the table's last row: each path's figures read against them.
+  const table: Array<Record<'path' | 'firstStart' | 'restart' | 'mcpConnect', string>> = [
+    ...rows.map((row) => ({
+      path: row.path,
+      firstStart: seconds(row.firstStartSeconds),
+      restart: seconds(row.restartSeconds),
+      mcpConnect: seconds(row.mcpConnectSeconds),
+    })),
+    {
+      path: 'target',
+      firstStart: `<= ${TARGETS.firstStart} s`,
+      restart: `<= ${TARGETS.restart} s`,
+      mcpConnect: `<= ${TARGETS.mcpConnect} s`,
+    },
+  ];
+  report(
+    values.json,
+    { cpus: os.cpus().length, loadAverage: os.loadavg()[0], targets: TARGETS, rows },
+    () => [
+      `\nStart-up, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(2)}\n`,
+      formatTable(
+        [
+          { header: 'path', value: (row: (typeof table)[number]) => row.path },
+          { header: 'first start', value: (row) => row.firstStart, align: 'right' },
+          { header: 'restart', value: (row) => row.restart, align: 'right' },
+          { header: 'mcp connect', value: (row) => row.mcpConnect, align: 'right' },
+        ],
+        table,
       ),
-    );
-  } else {
-    console.log(`\nStart-up, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(2)}\n`);
-    console.log('path       first start   restart   mcp connect');
-    for (const row of rows) {
-      console.log(
-        `${row.path.padEnd(10)} ${seconds(row.firstStartSeconds).padStart(11)}   ${seconds(row.restartSeconds).padStart(7)}   ${seconds(row.mcpConnectSeconds).padStart(11)}`,
-      );
-    }
-    console.log(
-      `${'target'.padEnd(10)} ${`<= ${TARGETS.firstStart} s`.padStart(11)}   ${`<= ${TARGETS.restart} s`.padStart(7)}   ${`<= ${TARGETS.mcpConnect} s`.padStart(11)}`,
-    );
-  }
+    ],
+  );
   return EXIT.ok;
 }
 
