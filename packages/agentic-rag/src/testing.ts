@@ -4,6 +4,7 @@
  * real local servers tests point adapters at: a chat-completions API, a documentation site, a slow
  * embedding API. Never imported by non-test code (test/architecture.test.ts).
  */
+export { sqlConformance } from './db/conformance.js';
 export { embedderConformance } from './embed/conformance.js';
 export { graphStoreContract } from './graph/conformance.js';
 export type { GraphFixture } from './graph/conformance.js';
