@@ -250,6 +250,14 @@ describe.runIf(databaseUrl)('the image entry point, run without Docker', () => {
     expect(await stop(worker.child)).toBe(0);
   });
 
+  it('mcp --http passes its health check on AGENTIC_RAG_MCP_PORT and stops on SIGTERM', async () => {
+    const port = await freePort();
+    const env = containerEnvironment({ AGENTIC_RAG_MCP_PORT: String(port) });
+    const mcp = start(['mcp', '--http'], env);
+    await becomesHealthy('mcp', env, mcp);
+    expect(await stop(mcp.child)).toBe(0);
+  });
+
   it('runs any other command as it is, and the health check refuses an unknown role', () => {
     const other = entrypoint(['node', '-e', 'process.exit(7)'], containerEnvironment({}));
     expect(other.status).toBe(7);
