@@ -11,4 +11,4 @@ const pages: Record<string, string> = {
 };
 for (const [file, text] of Object.entries(pages)) writeFileSync(new URL(`../${file}`, import.meta.url), text);
 execFileSync('npx', ['prettier', '--write', ...Object.keys(pages)], { stdio: 'ignore' });
-console.log(`docs:gen wrote ${Object.keys(pages).join(', ')}`);
+process.stdout.write(`docs:gen wrote ${Object.keys(pages).join(', ')}\n`);

@@ -16,7 +16,8 @@ export const VARIABLE_DOCS: Partial<Record<keyof Config, VariableDoc>> = {
   HOST: { meaning: "interface the API, the worker's metrics listener and `pnpm mcp:http` listen on" },
   PORT: { meaning: 'API port (`0` picks a free one)' },
   LOG_LEVEL: {
-    meaning: '`trace` … `fatal`, `silent`; JSON lines on stdout (CLIs: stderr, `warn` unless set)',
+    meaning:
+      '`trace` … `fatal`, `silent`: the level of the JSON log (in `LOG_FILE`, or on stdout with `LOG_FORMAT=json`; CLIs: stderr, `warn` unless set)',
   },
   LOG_FORMAT: {
     meaning:
