@@ -54,8 +54,14 @@ export const DOCUMENTS = /* GraphQL */ `
   }
 `;
 
+/**
+ * The API's cost limit (GRAPHQL_MAX_COST, 1000 by default) counts each chunk field once per chunk:
+ * 180 chunks of 5 fields stay under it. A longer document is shown in part, and says so.
+ */
+export const DOCUMENT_CHUNKS = 180;
+
 export const DOCUMENT = /* GraphQL */ `
-  query Document($workspaceId: ID!, $id: ID!) {
+  query Document($workspaceId: ID!, $id: ID!, $chunks: Int!) {
     document(workspaceId: $workspaceId, id: $id) {
       id
       title
@@ -64,7 +70,7 @@ export const DOCUMENT = /* GraphQL */ `
       tokenCount
       chunkCount
       updatedAt
-      chunks(first: 500) {
+      chunks(first: $chunks) {
         index
         text
         startOffset

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { asApiError, graphql, type ApiError } from '../api/graphql.js';
-import { DOCUMENT } from '../api/operations.js';
+import { DOCUMENT, DOCUMENT_CHUNKS } from '../api/operations.js';
 import type { DocumentDetail } from '../api/types.js';
 import { ErrorMessage } from '../layout/ErrorMessage.js';
 import { Link } from '../layout/Link.js';
@@ -18,7 +18,12 @@ export function DocumentViewer({ id, span }: { id: string; span: { start: number
     const controller = new AbortController();
     setDocument(undefined);
     setError(null);
-    graphql<{ document: DocumentDetail | null }>(apiKey, DOCUMENT, { workspaceId, id }, controller.signal)
+    graphql<{ document: DocumentDetail | null }>(
+      apiKey,
+      DOCUMENT,
+      { workspaceId, id, chunks: DOCUMENT_CHUNKS },
+      controller.signal,
+    )
       .then((data) => setDocument(data.document))
       .catch((caught: unknown) => {
         if (!controller.signal.aborted) setError(asApiError(caught));
@@ -47,6 +52,11 @@ export function DocumentViewer({ id, span }: { id: string; span: { start: number
       {document === undefined && !error && <p role="status">Loading…</p>}
       {document === null && (
         <p role="alert">No document {id} in this workspace (it may have been deleted).</p>
+      )}
+      {document && document.chunkCount > document.chunks.length && (
+        <p className="muted">
+          Showing the first {document.chunks.length} of {document.chunkCount} chunks.
+        </p>
       )}
       {document && (
         <pre className="document-text" tabIndex={0} aria-label={`Text of ${id}`}>

@@ -34,7 +34,12 @@ export function useUploads(onStored: () => void) {
   const [uploads, setUploads] = useState<Upload[]>([]);
   const nextKey = useRef(0);
   const alive = useRef(true);
-  useEffect(() => () => void (alive.current = false), []);
+  useEffect(() => {
+    alive.current = true;
+    return () => {
+      alive.current = false;
+    };
+  }, []);
 
   const update = useCallback((key: number, change: Partial<Upload>) => {
     if (alive.current)
