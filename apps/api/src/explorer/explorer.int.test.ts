@@ -6,7 +6,7 @@ import { createRuntime } from '@agentic-rag/core/runtime';
 import { getIntrospectionQuery } from 'graphql';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testBackends } from '../../../../test/backends.js';
+import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../../test/backends.js';
 import { serviceWithAdmin } from '../../../../test/api.js';
 import { createApi } from '../server.js';
 import { EXAMPLE_QUESTION } from './example-query.js';
@@ -14,13 +14,33 @@ import { EXAMPLE_QUESTION } from './example-query.js';
 // Debian's build, installed by .ci/provision-services.sh; Playwright's own browser download is not used.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+const LOCATIONS_PAGE = [
+  '# Locations',
+  '',
+  'To create a location, use the endpoint POST /v1/locations with a name and an address.',
+  '',
+].join('\n');
+
 /** The real API (PGlite, or Postgres with TEST_DATABASE_URL), explorer mounted as in production. */
 async function startApiWithExplorer() {
   const sql = await testBackends().at(-1)!.open();
-  const config = loadConfig({ ...process.env, AGENTIC_RAG_INGEST_ON_START: 'false', LOG_LEVEL: 'silent' });
+  // The default workspace is this test's own, holding one page that answers the example question.
+  const workspaceId = uniqueWorkspace('explorer');
+  const config = loadConfig({
+    ...process.env,
+    REDIS_URL: undefined,
+    AGENTIC_RAG_INGEST_MODE: 'inline',
+    AGENTIC_RAG_WORKSPACE: workspaceId,
+    AGENTIC_RAG_INGEST_ON_START: 'false',
+    LOG_LEVEL: 'silent',
+  });
   const logger = createJsonLogger({ level: 'error', write: (line) => process.stderr.write(line) });
   const runtime = await createRuntime({ config, sql, logger });
   const { service, authorization } = await serviceWithAdmin(runtime);
+  await service.ingest(await service.authenticate(authorization), {
+    workspaceId,
+    documents: [{ id: 'guides/locations.md', content: LOCATIONS_PAGE }],
+  });
   const api = await createApi(service);
   const server: Server = api.server;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -29,6 +49,7 @@ async function startApiWithExplorer() {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     await api.stop();
+    await dropWorkspace(sql, workspaceId);
     await runtime.close();
     await sql.close();
   };
@@ -156,7 +177,7 @@ describe('GraphQL explorer', () => {
       await browser?.close();
     });
 
-    it('loads GraphiQL from this origin only and runs { __typename } against /graphql', async () => {
+    it('loads GraphiQL from this origin only and runs its example search against /graphql', async () => {
       const page = await browser.newPage();
       const requests: Array<{ method: string; url: string; contentType: string | undefined }> = [];
       page.on('request', (request) =>
@@ -200,18 +221,14 @@ describe('GraphQL explorer', () => {
       );
       expect(opening).toContain('query ExampleSearch');
       expect(opening).toContain(`query: "${EXAMPLE_QUESTION}"`);
-      // GraphiQL's editors are CodeMirror 5 instances; setting the text directly avoids auto-closed braces.
-      await editor.evaluate((element, query) => {
-        (element as unknown as { CodeMirror: { setValue(value: string): void } }).CodeMirror.setValue(query);
-      }, '{ __typename }');
+      // The example runs as it is and finds the page that answers it.
       await page.locator('.graphiql-execute-button').click();
-
       const result = page.locator('.graphiql-response .CodeMirror-code');
       try {
-        await result.filter({ hasText: '"__typename": "Query"' }).waitFor({ timeout: 20_000 });
+        await result.filter({ hasText: '"sourceId": "guides/locations.md"' }).waitFor({ timeout: 20_000 });
       } catch (error) {
         const shown = await result.innerText().catch(() => '(no result pane)');
-        throw new Error(`GraphiQL's result pane never showed "__typename": "Query"; it shows: ${shown}`, {
+        throw new Error(`GraphiQL's result pane never showed the example's hit; it shows: ${shown}`, {
           cause: error,
         });
       }
@@ -229,7 +246,7 @@ describe('GraphQL explorer', () => {
       expect(problems).toEqual([]);
       expect(answers.filter(({ status }) => status !== 200)).toEqual([]);
       expect(answers).toContainEqual({ operation: 'IntrospectionQuery', status: 200 });
-      expect(answers).toContainEqual({ operation: '(anonymous)', status: 200 });
+      expect(answers).toContainEqual({ operation: 'ExampleSearch', status: 200 });
       await page.close();
     });
   });
