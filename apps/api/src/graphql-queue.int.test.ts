@@ -15,6 +15,7 @@ import {
 } from '@agentic-rag/core';
 import { createRuntime } from '@agentic-rag/core/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writePdf } from '../../../packages/agentic-rag/src/ingest/loaders/pdf-writer.test-support.js';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../test/backends.js';
 import { serviceWithAdmin } from '../../../test/api.js';
 import { createApi } from './server.js';
@@ -111,6 +112,22 @@ describe.runIf(process.env.REDIS_URL)('GraphQL ingestion through the queue', () 
       `{ search(input: {query: "refrigerated trailers dock", workspaceId: "${ws}", k: 1}) { hits { sourceId } } }`,
     );
     expect(search.data!.search.hits).toEqual([{ sourceId: 'notes/dock.md' }]);
+  });
+
+  it('queues a PDF sent as contentBase64: the worker decodes it and stores its text', async () => {
+    const pdf = await writePdf([[{ text: 'Heron valves open at dawn.', y: 700 }]]);
+    const { data } = await graphql(`mutation {
+      ingestDocuments(input: { workspaceId: "${ws}", documents: [
+        { id: "manuals/heron.pdf", contentBase64: "${Buffer.from(pdf).toString('base64')}" }
+      ] }) { mode jobs { id } }
+    }`);
+    expect(data!.ingestDocuments.mode).toBe('queue');
+    expect(await settled(data!.ingestDocuments.jobs[0].id)).toMatchObject({ status: 'completed' });
+    const { data: read } = await graphql(
+      `{ document(workspaceId: "${ws}", id: "manuals/heron.pdf") { kind chunks { text } } }`,
+    );
+    expect(read!.document.kind).toBe('pdf');
+    expect(read!.document.chunks[0].text).toContain('Heron valves open at dawn.');
   });
 
   it('never lets a secret reach Redis: an inline document is redacted before it is queued', async () => {
