@@ -126,6 +126,13 @@ function failed(response: ServerResponse, logger: Logger, error: unknown): void 
     response.destroy();
     return;
   }
+  // The client went away while its body was read (a browser aborting a fetch it no longer needs):
+  // there is no one to answer, and nothing failed here.
+  if (response.destroyed || (error as NodeJS.ErrnoException | null)?.code === 'ECONNRESET') {
+    logger.info('client closed the request', { event: 'request-aborted' });
+    response.destroy();
+    return;
+  }
   // Bodies GraphQL cannot read get a GraphQL-shaped error, like every other /graphql answer.
   if (error instanceof BodyTooLarge || error instanceof MalformedBody) {
     const tooLarge = error instanceof BodyTooLarge;

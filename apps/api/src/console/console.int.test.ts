@@ -199,6 +199,11 @@ describe('web console', () => {
 
     async function journey() {
       await page.goto(`${api.origin}/`);
+      // A wrong key is refused with the API's code, and nothing is kept.
+      await page.getByLabel('API key').fill('ar_not-a-key');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('alert').filter({ hasText: 'UNAUTHENTICATED' }).waitFor();
+      expect(await page.evaluate("sessionStorage.getItem('agentic-rag.apiKey')")).toBeNull();
       await page.getByLabel('API key').fill(api.key);
       await screenshot('sign-in');
       await page.getByRole('button', { name: 'Sign in' }).click();

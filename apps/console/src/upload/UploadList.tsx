@@ -11,6 +11,9 @@ export function UploadList({ uploads }: { uploads: Upload[] }) {
           <li key={upload.key} data-status={upload.status}>
             <span className="name">{upload.name}</span>{' '}
             <span className={`status ${upload.status}`}>{upload.status}</span>
+            {upload.status === 'ingesting' && upload.progress !== null && (
+              <progress value={upload.progress} max={1} aria-label={`${upload.name} progress`} />
+            )}
             {upload.error && (
               <span className="error">
                 {' '}

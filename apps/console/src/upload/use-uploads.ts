@@ -12,6 +12,8 @@ export interface Upload {
   name: string;
   documentId: string | null;
   status: UploadStatus;
+  /** The job's progress (0..1) while a worker ingests it; null in inline mode. */
+  progress: number | null;
   error: { code: string; message: string } | null;
 }
 
@@ -50,7 +52,10 @@ export function useUploads(onStored: () => void) {
     async (key: number, job: Job) => {
       let current = job;
       while (current.status === 'queued' || current.status === 'active') {
-        update(key, { status: current.status === 'active' ? 'ingesting' : 'queued' });
+        update(key, {
+          status: current.status === 'active' ? 'ingesting' : 'queued',
+          progress: current.progress,
+        });
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
         if (!alive.current) return;
         const { job: next } = await graphql<{ job: Job | null }>(apiKey, JOB, { id: current.id });
@@ -68,7 +73,7 @@ export function useUploads(onStored: () => void) {
       for (const picked of files) {
         const key = nextKey.current++;
         setUploads((all) => [
-          { key, name: picked.path, documentId: null, status: 'queued', error: null },
+          { key, name: picked.path, documentId: null, status: 'queued', progress: null, error: null },
           ...all,
         ]);
         void (async () => {
