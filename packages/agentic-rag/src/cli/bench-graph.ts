@@ -83,8 +83,9 @@ async function main(): Promise<number> {
 
   for (const backend of backends) {
     const { sql, dispose } = await openBenchDatabase(backend, { config, database: BENCH_DATABASE });
+    let runtime: RagRuntime | undefined;
     try {
-      const runtime = await createRuntime({ config: { ...config, NEO4J_URI: undefined }, sql });
+      runtime = await createRuntime({ config: { ...config, NEO4J_URI: undefined }, sql });
       await loadGraph(runtime, { edges, entities }, log, backend);
       await sql.query('VACUUM ANALYZE');
 
@@ -120,6 +121,8 @@ async function main(): Promise<number> {
       }
       rows.push(...(await benchReferences(runtime, backend, log)));
     } finally {
+      // The runtime's stores and caches before the connection they use.
+      await runtime?.close();
       await dispose();
     }
   }
