@@ -61,7 +61,7 @@ export function App() {
         ) : location.path === '/crawl' ? (
           <CrawlPage />
         ) : location.path === '/graph' ? (
-          <GraphPage />
+          <GraphPage params={location.params} />
         ) : location.path === '/jobs' ? (
           <JobsPage />
         ) : (

@@ -197,6 +197,28 @@ describe('web console', () => {
       expect(problems).toEqual([]);
     });
 
+    it("shows the graph and jobs pages, with the API's answer or its error code", async () => {
+      await page.goto(`${api.origin}/graph`);
+      await page.getByLabel(/Entity ids/).fill('Thing:nothing at all');
+      await page.getByRole('button', { name: 'Expand' }).click();
+      await page
+        .getByRole('status')
+        .or(page.getByRole('alert'))
+        .filter({ hasText: /No entity|[A-Z_]{5,}:/ })
+        .first()
+        .waitFor();
+      await screenshot('graph');
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Jobs' }).click();
+      // Without the queue there are no dead letters to list: the API says why, with its code.
+      await page.getByRole('heading', { name: 'Dead letters' }).waitFor();
+      await page
+        .getByText(/No dead letters|[A-Z_]{5,}:/)
+        .first()
+        .waitFor();
+      await screenshot('jobs');
+      expect(problems).toEqual([]);
+    });
+
     async function journey() {
       await page.goto(`${api.origin}/`);
       // A wrong key is refused with the API's code, and nothing is kept.

@@ -115,6 +115,7 @@ export const SEARCH = /* GraphQL */ `
         endOffset
         score
         fusedScore
+        mentions
         channels
         rerank
       }

@@ -65,6 +65,8 @@ export interface SearchHit {
   endOffset: number;
   score: number;
   fusedScore: number;
+  /** Graph entities (Type:name ids) the chunk mentions. */
+  mentions: string[];
   channels: Record<string, ChannelScore>;
   rerank: { score: number; features?: Record<string, number> } | null;
 }

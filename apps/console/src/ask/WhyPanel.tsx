@@ -53,6 +53,17 @@ export function WhyPanel({ hits, error }: { hits: SearchHit[] | null; error: Api
                   </tr>
                 </tbody>
               </table>
+              {hit.mentions.length > 0 && (
+                <p>
+                  Mentions:{' '}
+                  {hit.mentions.map((id, index) => (
+                    <span key={id}>
+                      {index > 0 && ', '}
+                      <Link href={`/graph?${new URLSearchParams({ ids: id })}`}>{id}</Link>
+                    </span>
+                  ))}
+                </p>
+              )}
               {hit.rerank && (
                 <dl className="rerank">
                   <dt>Reranker score</dt>
