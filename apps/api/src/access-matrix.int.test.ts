@@ -288,6 +288,9 @@ describe('access matrix: every operation on every transport for every key', () =
   gql('auditLog', 'auditLog', 'admin', 'query($w: ID) { auditLog(workspaceId: $w) { id } }', {
     scoped: (scope) => (scope === 'other' ? 'WORKSPACE_NOT_FOUND' : 'ok'),
   });
+  // Runs read from disk; a scoped admin sees its workspace's (none here), never an error.
+  gql('evalRuns', 'evalRuns', 'admin', '{ evalRuns { id } }', { scoped: () => 'ok' });
+  gql('evalRun', 'evalRun', 'admin', '{ evalRun(id: "golden-none") { id } }', { scoped: () => 'ok' });
   gql(
     'ragAnswer',
     'answer',

@@ -186,6 +186,14 @@ export const resolvers: Resolvers = {
       // The log's ids are serial numbers; the schema's ID is a string (as graphql-js sends it).
       return records.map((record) => ({ ...record, id: String(record.id) }));
     },
+
+    async evalRuns(_, args, context) {
+      return context.service.evalRuns(context.caller, { limit: args.limit });
+    },
+
+    async evalRun(_, args, context) {
+      return context.service.evalRun(context.caller, { id: args.id });
+    },
   },
 
   Document: {

@@ -163,6 +163,9 @@ export const configSchema = z.object({
     .default('demo')
     .describe('a workspace id: letters, digits, _ . - (max 64)'),
   AGENTIC_RAG_CORPUS_DIR: text('./simulated_ingestion'),
+  AGENTIC_RAG_EVAL_RESULTS_DIR: text('eval/results').describe(
+    'a directory path, relative to the working directory or absolute',
+  ),
   AGENTIC_RAG_INGEST_ON_START: bool(true),
   AGENTIC_RAG_TOPK: int(8, 1, 50),
   AGENTIC_RAG_USE_HYDE: bool(false),

@@ -101,6 +101,10 @@ export const VARIABLE_DOCS: Partial<Record<keyof Config, VariableDoc>> = {
   },
   AGENTIC_RAG_WORKSPACE: { meaning: 'default workspace of the CLIs and the start-up ingest' },
   AGENTIC_RAG_CORPUS_DIR: { meaning: 'corpus ingested at start and by `rag:ingest` without `--source`' },
+  AGENTIC_RAG_EVAL_RESULTS_DIR: {
+    meaning:
+      "where `pnpm rag:eval` reports (`golden-*.json`) are read from for the admin `evalRuns` query and the console's Eval runs page; a missing directory is no runs",
+  },
   AGENTIC_RAG_INGEST_ON_START: {
     meaning: 'ingest the corpus when the API starts (unchanged files are skipped)',
   },

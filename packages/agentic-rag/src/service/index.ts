@@ -1,5 +1,6 @@
 export type { AnswerCallOptions, AnswerConversation, AnswerResult, AnswerStreamEvent } from './answers.js';
 export { AuditLog, type AuditEntry, type AuditRecord } from './audit.js';
+export type { EvalCategory, EvalRun } from './eval-runs.js';
 export { ANONYMOUS, inScope, localOperator, missingWorkspace, type Caller } from './caller.js';
 export {
   describeIssue,

@@ -32,6 +32,9 @@ export const OPERATIONS = {
   purgeDeadLetters: { role: 'admin', writes: true },
   auditLog: { role: 'admin', writes: false },
   metrics: { role: 'admin', writes: false },
+  // The golden eval reports on disk (AGENTIC_RAG_EVAL_RESULTS_DIR).
+  evalRuns: { role: 'admin', writes: false },
+  evalRun: { role: 'admin', writes: false },
   // Admin and not writer: it makes the server fetch a URL now (docs/web-sources.md).
   refreshUrl: { role: 'admin', writes: true },
 } as const satisfies Record<string, { role: Role; writes: boolean }>;

@@ -7,6 +7,7 @@ import { silentLogger, type Logger } from '../telemetry/index.js';
 import { AuditLog } from './audit.js';
 import * as admin from './admin.js';
 import * as answers from './answers.js';
+import * as evalReports from './eval-runs.js';
 import { ANONYMOUS, inScope, missingWorkspace, type Caller } from './caller.js';
 import { corpusVersionInput, parseInput, WorkspaceIdSchema, type WorkspaceId } from './inputs.js';
 import { OPERATIONS, type Operation } from './permissions.js';
@@ -44,7 +45,7 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  * caller here, then runs operations through `guard`, which checks the role and the workspace
  * scope, validates the workspace, runs the work with the database's row-level security set to
  * that workspace and audits writes. The operations themselves live in reads.ts, writes.ts and
- * admin.ts.
+ * admin.ts (eval-runs.ts reads the eval reports on disk).
  */
 export class RagService {
   readonly keys: ApiKeyStore;
@@ -298,6 +299,8 @@ export class RagService {
     admin.retryDeadLetters(this, caller, input);
   purgeDeadLetters = (caller: Caller) => admin.purgeDeadLetters(this, caller);
   auditLog = (caller: Caller, input: Record<string, unknown>) => admin.auditLog(this, caller, input);
+  evalRuns = (caller: Caller, input: { limit?: unknown } = {}) => evalReports.evalRuns(this, caller, input);
+  evalRun = (caller: Caller, input: { id: unknown }) => evalReports.evalRun(this, caller, input);
 
   async close(): Promise<void> {
     await this.limiter?.close();

@@ -282,6 +282,68 @@ export type Entity = {
   type: Scalars['String']['output'];
 };
 
+/** One question category of a run; rates are null for a category with no answerable question. */
+export type EvalCategory = {
+  __typename?: 'EvalCategory';
+  answerRecall?: Maybe<Scalars['Float']['output']>;
+  category: Scalars['String']['output'];
+  hitRate?: Maybe<Scalars['Float']['output']>;
+  mrr?: Maybe<Scalars['Float']['output']>;
+  questions: Scalars['Int']['output'];
+  refusalAccuracy: Scalars['Float']['output'];
+};
+
+/**
+ * One `pnpm rag:eval` run over a golden set: its headline scores as the report holds them. Rates are
+ * fractions from 0 to 1; a report file that cannot be read or is not a golden report is left out.
+ */
+export type EvalRun = {
+  __typename?: 'EvalRun';
+  /** Expected facts found in the answers (fact recall). */
+  answerRecall: Scalars['Float']['output'];
+  /** Questions the corpus answers (the rest must be refused). */
+  answerable: Scalars['Int']['output'];
+  /** library (in-process ragAnswer) or the API it asked. */
+  answerer: Scalars['String']['output'];
+  categories: Array<EvalCategory>;
+  /** Answers whose citations the self-check found valid. */
+  citationCoverage: Scalars['Float']['output'];
+  /** Citations that name an expected document. */
+  citationPrecision: Scalars['Float']['output'];
+  /** The golden set's file. */
+  dataset: Scalars['String']['output'];
+  /** The endpoint set's first retrieved document is the expected one; null in reports without that set. */
+  endpointPrecisionAt1?: Maybe<Scalars['Float']['output']>;
+  /** Answerable questions refused anyway. */
+  falseRefusals: Scalars['Int']['output'];
+  /** Answerable questions with an expected document in the top k. */
+  hitRate: Scalars['Float']['output'];
+  /** The report's file name without .json: golden-2026-11-24T19-42-51-188Z. */
+  id: Scalars['ID']['output'];
+  /** Retrieved documents scored for hit rate and MRR. */
+  k: Scalars['Int']['output'];
+  latencyP50Ms: Scalars['Float']['output'];
+  latencyP95Ms: Scalars['Float']['output'];
+  mrr: Scalars['Float']['output'];
+  questions: Scalars['Int']['output'];
+  /** Questions refused exactly when they had to be. */
+  refusalAccuracy: Scalars['Float']['output'];
+  refusalRequired: Scalars['Int']['output'];
+  refusedWhenRequired: Scalars['Int']['output'];
+  seconds: Scalars['Float']['output'];
+  stages: Array<EvalStageLatency>;
+  /** When the run started (ISO 8601). */
+  startedAt: Scalars['String']['output'];
+  workspaceId: Scalars['ID']['output'];
+};
+
+export type EvalStageLatency = {
+  __typename?: 'EvalStageLatency';
+  p50Ms: Scalars['Float']['output'];
+  p95Ms: Scalars['Float']['output'];
+  stage: Scalars['String']['output'];
+};
+
 export type GraphEdge = {
   __typename?: 'GraphEdge';
   from: Scalars['ID']['output'];
@@ -486,6 +548,10 @@ export type Query = {
   documents: DocumentConnection;
   /** A numbered entity: entity(type: "algorithm", number: "3.2"). */
   entity?: Maybe<Entity>;
+  /** One golden eval run by its id (the report's file name without .json); null when there is none. */
+  evalRun?: Maybe<EvalRun>;
+  /** Golden eval runs (pnpm rag:eval reports in AGENTIC_RAG_EVAL_RESULTS_DIR), newest first. Admin keys only. */
+  evalRuns: Array<EvalRun>;
   /** The knowledge-graph neighbourhood of entities, by relation types, up to 3 hops. */
   expandGraph: GraphExpansion;
   job?: Maybe<Job>;
@@ -527,6 +593,14 @@ export type QueryEntityArgs = {
   number: Scalars['String']['input'];
   type: Scalars['String']['input'];
   workspaceId: Scalars['ID']['input'];
+};
+
+export type QueryEvalRunArgs = {
+  id: Scalars['ID']['input'];
+};
+
+export type QueryEvalRunsArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
 };
 
 export type QueryExpandGraphArgs = {
@@ -843,6 +917,9 @@ export type ResolversTypes = {
   DocumentCounts: ResolverTypeWrapper<DocumentCounts>;
   DocumentEdge: ResolverTypeWrapper<Omit<DocumentEdge, 'node'> & { node: ResolversTypes['Document'] }>;
   Entity: ResolverTypeWrapper<Entity>;
+  EvalCategory: ResolverTypeWrapper<EvalCategory>;
+  EvalRun: ResolverTypeWrapper<EvalRun>;
+  EvalStageLatency: ResolverTypeWrapper<EvalStageLatency>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   GraphEdge: ResolverTypeWrapper<GraphEdge>;
   GraphExpansion: ResolverTypeWrapper<GraphExpansion>;
@@ -906,6 +983,9 @@ export type ResolversParentTypes = {
   DocumentCounts: DocumentCounts;
   DocumentEdge: Omit<DocumentEdge, 'node'> & { node: ResolversParentTypes['Document'] };
   Entity: Entity;
+  EvalCategory: EvalCategory;
+  EvalRun: EvalRun;
+  EvalStageLatency: EvalStageLatency;
   Float: Scalars['Float']['output'];
   GraphEdge: GraphEdge;
   GraphExpansion: GraphExpansion;
@@ -1199,6 +1279,56 @@ export type EntityResolvers<
   type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type EvalCategoryResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes['EvalCategory'] = ResolversParentTypes['EvalCategory'],
+> = {
+  answerRecall?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  category?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  hitRate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  mrr?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  questions?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  refusalAccuracy?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+};
+
+export type EvalRunResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes['EvalRun'] = ResolversParentTypes['EvalRun'],
+> = {
+  answerRecall?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  answerable?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  answerer?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  categories?: Resolver<Array<ResolversTypes['EvalCategory']>, ParentType, ContextType>;
+  citationCoverage?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  citationPrecision?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  dataset?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  endpointPrecisionAt1?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  falseRefusals?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  hitRate?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  k?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  latencyP50Ms?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  latencyP95Ms?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  mrr?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  questions?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  refusalAccuracy?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  refusalRequired?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  refusedWhenRequired?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  seconds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  stages?: Resolver<Array<ResolversTypes['EvalStageLatency']>, ParentType, ContextType>;
+  startedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  workspaceId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type EvalStageLatencyResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes['EvalStageLatency'] = ResolversParentTypes['EvalStageLatency'],
+> = {
+  p50Ms?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  p95Ms?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  stage?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type GraphEdgeResolvers<
   ContextType = ApiContext,
   ParentType extends ResolversParentTypes['GraphEdge'] = ResolversParentTypes['GraphEdge'],
@@ -1416,6 +1546,18 @@ export type QueryResolvers<
     ContextType,
     RequireFields<QueryEntityArgs, 'number' | 'type' | 'workspaceId'>
   >;
+  evalRun?: Resolver<
+    Maybe<ResolversTypes['EvalRun']>,
+    ParentType,
+    ContextType,
+    RequireFields<QueryEvalRunArgs, 'id'>
+  >;
+  evalRuns?: Resolver<
+    Array<ResolversTypes['EvalRun']>,
+    ParentType,
+    ContextType,
+    RequireFields<QueryEvalRunsArgs, 'limit'>
+  >;
   expandGraph?: Resolver<
     ResolversTypes['GraphExpansion'],
     ParentType,
@@ -1597,6 +1739,9 @@ export type Resolvers<ContextType = ApiContext> = {
   DocumentCounts?: DocumentCountsResolvers<ContextType>;
   DocumentEdge?: DocumentEdgeResolvers<ContextType>;
   Entity?: EntityResolvers<ContextType>;
+  EvalCategory?: EvalCategoryResolvers<ContextType>;
+  EvalRun?: EvalRunResolvers<ContextType>;
+  EvalStageLatency?: EvalStageLatencyResolvers<ContextType>;
   GraphEdge?: GraphEdgeResolvers<ContextType>;
   GraphExpansion?: GraphExpansionResolvers<ContextType>;
   GraphNode?: GraphNodeResolvers<ContextType>;
