@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { AskPage } from './ask/AskPage.js';
 import { CrawlPage } from './admin/CrawlPage.js';
+import { EvalRunsPage } from './admin/EvalRunsPage.js';
 import { GraphPage } from './admin/GraphPage.js';
 import { JobsPage } from './admin/JobsPage.js';
 import { DocumentsPage } from './documents/DocumentsPage.js';
@@ -64,6 +65,8 @@ export function App() {
           <GraphPage params={location.params} />
         ) : location.path === '/jobs' ? (
           <JobsPage />
+        ) : location.path === '/eval' ? (
+          <EvalRunsPage />
         ) : (
           <DocumentsPage params={location.params} />
         )}

@@ -190,3 +190,44 @@ export const RETRY_DEAD_LETTERS = /* GraphQL */ `
     retryDeadLetters(ids: $ids)
   }
 `;
+
+export const EVAL_RUNS = /* GraphQL */ `
+  query EvalRuns($limit: Int) {
+    evalRuns(limit: $limit) {
+      id
+      startedAt
+      dataset
+      workspaceId
+      answerer
+      k
+      seconds
+      questions
+      answerable
+      hitRate
+      mrr
+      answerRecall
+      citationCoverage
+      citationPrecision
+      refusalAccuracy
+      refusedWhenRequired
+      refusalRequired
+      falseRefusals
+      endpointPrecisionAt1
+      latencyP50Ms
+      latencyP95Ms
+      stages {
+        stage
+        p50Ms
+        p95Ms
+      }
+      categories {
+        category
+        questions
+        hitRate
+        mrr
+        answerRecall
+        refusalAccuracy
+      }
+    }
+  }
+`;

@@ -99,3 +99,37 @@ export interface AnswerEvent {
   } | null;
   error: { code: string; message: string; retryable: boolean } | null;
 }
+
+/** One golden eval run (`evalRuns`); rates are fractions from 0 to 1. */
+export interface EvalRun {
+  id: string;
+  startedAt: string;
+  dataset: string;
+  workspaceId: string;
+  answerer: string;
+  k: number;
+  seconds: number;
+  questions: number;
+  answerable: number;
+  hitRate: number;
+  mrr: number;
+  answerRecall: number;
+  citationCoverage: number;
+  citationPrecision: number;
+  refusalAccuracy: number;
+  refusedWhenRequired: number;
+  refusalRequired: number;
+  falseRefusals: number;
+  endpointPrecisionAt1: number | null;
+  latencyP50Ms: number;
+  latencyP95Ms: number;
+  stages: Array<{ stage: string; p50Ms: number; p95Ms: number }>;
+  categories: Array<{
+    category: string;
+    questions: number;
+    hitRate: number | null;
+    mrr: number | null;
+    answerRecall: number | null;
+    refusalAccuracy: number;
+  }>;
+}

@@ -8,6 +8,7 @@ const PAGES = [
   { path: '/crawl', label: 'Crawl' },
   { path: '/graph', label: 'Graph' },
   { path: '/jobs', label: 'Jobs' },
+  { path: '/eval', label: 'Eval runs' },
 ] as const;
 
 export function Header({ path }: { path: string }) {

@@ -1,0 +1,206 @@
+import { useEffect, useState } from 'react';
+import { asApiError, graphql, type ApiError } from '../api/graphql.js';
+import { EVAL_RUNS } from '../api/operations.js';
+import type { EvalRun } from '../api/types.js';
+import { ErrorMessage } from '../layout/ErrorMessage.js';
+import { useSession } from '../session/session.js';
+import { BarChart, type Bar } from './BarChart.js';
+
+const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+const milliseconds = (value: number) => `${value.toFixed(1)} ms`;
+
+interface Metric {
+  name: string;
+  value: (run: EvalRun) => number | null;
+  kind: 'rate' | 'ms';
+}
+
+/** The headline figures, in the order the report prints them; rates higher-is-better, ms lower. */
+const METRICS: Metric[] = [
+  { name: 'Hit rate', value: (run) => run.hitRate, kind: 'rate' },
+  { name: 'MRR', value: (run) => run.mrr, kind: 'rate' },
+  { name: 'Fact recall', value: (run) => run.answerRecall, kind: 'rate' },
+  { name: 'Citation validity', value: (run) => run.citationCoverage, kind: 'rate' },
+  { name: 'Citation precision', value: (run) => run.citationPrecision, kind: 'rate' },
+  { name: 'Refusal accuracy', value: (run) => run.refusalAccuracy, kind: 'rate' },
+  { name: 'Endpoint precision@1', value: (run) => run.endpointPrecisionAt1, kind: 'rate' },
+  { name: 'Latency p50', value: (run) => run.latencyP50Ms, kind: 'ms' },
+  { name: 'Latency p95', value: (run) => run.latencyP95Ms, kind: 'ms' },
+];
+
+const shown = (metric: Metric, value: number) =>
+  metric.kind === 'rate' ? percent(value) : milliseconds(value);
+
+/** Golden eval runs (`pnpm rag:eval` reports the API reads from disk) with charts (admin keys). */
+export function EvalRunsPage() {
+  const { apiKey } = useSession();
+  const [runs, setRuns] = useState<EvalRun[] | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [chosenId, setChosenId] = useState<string | null>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    graphql<{ evalRuns: EvalRun[] }>(apiKey, EVAL_RUNS, { limit: 50 }, controller.signal)
+      .then((data) => {
+        setRuns(data.evalRuns);
+        setError(null);
+      })
+      .catch((caught: unknown) => {
+        if (!controller.signal.aborted) setError(asApiError(caught));
+      });
+    return () => controller.abort();
+  }, [apiKey]);
+
+  // Runs come newest first: the one after the chosen run is the run before it.
+  const index = runs
+    ? Math.max(
+        0,
+        runs.findIndex((run) => run.id === chosenId),
+      )
+    : -1;
+  const chosen = runs?.[index] ?? null;
+  const previous = runs?.[index + 1] ?? null;
+
+  return (
+    <>
+      <h1>Eval runs</h1>
+      <p className="muted">
+        Golden-set runs of <code>pnpm rag:eval</code>, read from the API&apos;s eval results directory
+        (AGENTIC_RAG_EVAL_RESULTS_DIR), newest first.
+      </p>
+      <ErrorMessage error={error} />
+      {runs?.length === 0 && <p role="status">No eval runs yet: run pnpm rag:eval.</p>}
+      {runs && runs.length > 0 && (
+        <div className="table-scroll">
+          <table className="eval-runs">
+            <caption>{runs.length} runs</caption>
+            <thead>
+              <tr>
+                <th scope="col">Started</th>
+                <th scope="col">Dataset</th>
+                <th scope="col">Workspace</th>
+                <th scope="col">Questions</th>
+                <th scope="col">Hit rate</th>
+                <th scope="col">MRR</th>
+                <th scope="col">Fact recall</th>
+                <th scope="col">p50</th>
+                <th scope="col">Charts</th>
+              </tr>
+            </thead>
+            <tbody>
+              {runs.map((run) => (
+                <tr key={run.id} className={run.id === chosen?.id ? 'chosen' : undefined}>
+                  <th scope="row">{new Date(run.startedAt).toLocaleString()}</th>
+                  <td>{run.dataset}</td>
+                  <td>{run.workspaceId}</td>
+                  <td className="number">{run.questions}</td>
+                  <td className="number">{percent(run.hitRate)}</td>
+                  <td className="number">{run.mrr.toFixed(3)}</td>
+                  <td className="number">{percent(run.answerRecall)}</td>
+                  <td className="number">{milliseconds(run.latencyP50Ms)}</td>
+                  <td className="actions">
+                    <button
+                      type="button"
+                      className="quiet"
+                      aria-pressed={run.id === chosen?.id}
+                      aria-label={`Show ${run.id}`}
+                      onClick={() => setChosenId(run.id)}
+                    >
+                      Show
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {chosen && <RunDetail run={chosen} previous={previous} />}
+    </>
+  );
+}
+
+function RunDetail({ run, previous }: { run: EvalRun; previous: EvalRun | null }) {
+  const rates: Bar[] = METRICS.filter((metric) => metric.kind === 'rate').flatMap((metric) => {
+    const value = metric.value(run);
+    return value === null ? [] : [{ label: metric.name, value, text: percent(value) }];
+  });
+  const latency: Bar[] = [
+    { label: 'Total p50', value: run.latencyP50Ms, text: milliseconds(run.latencyP50Ms) },
+    { label: 'Total p95', value: run.latencyP95Ms, text: milliseconds(run.latencyP95Ms) },
+    // The top-level stages only: `retrieve.dense` and the like are parts of `retrieve`.
+    ...run.stages
+      .filter((stage) => !stage.stage.includes('.'))
+      .map((stage) => ({
+        label: `${stage.stage} p50`,
+        value: stage.p50Ms,
+        text: milliseconds(stage.p50Ms),
+      })),
+  ];
+  const categories: Bar[] = run.categories.flatMap((category) =>
+    category.hitRate === null
+      ? []
+      : [{ label: category.category, value: category.hitRate, text: percent(category.hitRate) }],
+  );
+  return (
+    <section aria-labelledby="run-heading" className="eval-run">
+      <h2 id="run-heading">{run.id}</h2>
+      <p className="muted">
+        {run.dataset} · workspace {run.workspaceId} · {run.answerer} · {run.questions} questions (
+        {run.answerable} answerable) · k={run.k} · {run.seconds.toFixed(1)} s · {run.refusedWhenRequired}/
+        {run.refusalRequired} out-of-corpus refused, {run.falseRefusals} answerable refused
+      </p>
+      <div className="charts">
+        <BarChart title="Scores" bars={rates} max={1} />
+        <BarChart title="Latency (ms)" bars={latency} max={Math.max(1, ...latency.map((bar) => bar.value))} />
+        {categories.length > 0 && <BarChart title="Hit rate by category" bars={categories} max={1} />}
+      </div>
+      <h3>{previous ? `Compared with the run before (${previous.id})` : 'No earlier run to compare with'}</h3>
+      {previous && (
+        <div className="table-scroll">
+          <table className="eval-compare">
+            <thead>
+              <tr>
+                <th scope="col">Metric</th>
+                <th scope="col">This run</th>
+                <th scope="col">Before</th>
+                <th scope="col">Change</th>
+              </tr>
+            </thead>
+            <tbody>
+              {METRICS.map((metric) => (
+                <tr key={metric.name}>
+                  <th scope="row">{metric.name}</th>
+                  <td className="number">{format(metric, metric.value(run))}</td>
+                  <td className="number">{format(metric, metric.value(previous))}</td>
+                  <Delta metric={metric} now={metric.value(run)} before={metric.value(previous)} />
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+const format = (metric: Metric, value: number | null) => (value === null ? '–' : shown(metric, value));
+
+/** The change as text (percentage points for rates), and whether it is better, for colour too. */
+function Delta({ metric, now, before }: { metric: Metric; now: number | null; before: number | null }) {
+  if (now === null || before === null) return <td className="number">–</td>;
+  const change = now - before;
+  const text =
+    metric.kind === 'rate'
+      ? `${change >= 0 ? '+' : '−'}${Math.abs(change * 100).toFixed(1)} pp`
+      : `${change >= 0 ? '+' : '−'}${Math.abs(change).toFixed(1)} ms`;
+  // Half a point or half a millisecond is noise, not a change worth a word.
+  const threshold = metric.kind === 'rate' ? 0.005 : 0.5;
+  const better = metric.kind === 'rate' ? change > 0 : change < 0;
+  const verdict = Math.abs(change) < threshold ? 'same' : better ? 'better' : 'worse';
+  return (
+    <td className={`number delta ${verdict}`}>
+      {text} <span className="muted">({verdict})</span>
+    </td>
+  );
+}
