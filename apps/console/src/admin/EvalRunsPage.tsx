@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { asApiError, graphql, type ApiError } from '../api/graphql.js';
-import { EVAL_RUNS } from '../api/operations.js';
-import type { EvalRun } from '../api/types.js';
+import { EVAL_RUN, EVAL_RUNS } from '../api/operations.js';
+import type { EvalRun, EvalRunDetail } from '../api/types.js';
 import { ErrorMessage } from '../layout/ErrorMessage.js';
 import { useSession } from '../session/session.js';
 import { BarChart, type Bar } from './BarChart.js';
@@ -121,6 +121,23 @@ export function EvalRunsPage() {
 }
 
 function RunDetail({ run, previous }: { run: EvalRun; previous: EvalRun | null }) {
+  const { apiKey } = useSession();
+  const [detail, setDetail] = useState<EvalRunDetail | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    setDetail(null);
+    graphql<{ evalRun: EvalRunDetail | null }>(apiKey, EVAL_RUN, { id: run.id }, controller.signal)
+      .then((data) => {
+        setDetail(data.evalRun);
+        setError(null);
+      })
+      .catch((caught: unknown) => {
+        if (!controller.signal.aborted) setError(asApiError(caught));
+      });
+    return () => controller.abort();
+  }, [apiKey, run.id]);
+
   const rates: Bar[] = METRICS.filter((metric) => metric.kind === 'rate').flatMap((metric) => {
     const value = metric.value(run);
     return value === null ? [] : [{ label: metric.name, value, text: percent(value) }];
@@ -129,7 +146,7 @@ function RunDetail({ run, previous }: { run: EvalRun; previous: EvalRun | null }
     { label: 'Total p50', value: run.latencyP50Ms, text: milliseconds(run.latencyP50Ms) },
     { label: 'Total p95', value: run.latencyP95Ms, text: milliseconds(run.latencyP95Ms) },
     // The top-level stages only: `retrieve.dense` and the like are parts of `retrieve`.
-    ...run.stages
+    ...(detail?.stages ?? [])
       .filter((stage) => !stage.stage.includes('.'))
       .map((stage) => ({
         label: `${stage.stage} p50`,
@@ -137,7 +154,7 @@ function RunDetail({ run, previous }: { run: EvalRun; previous: EvalRun | null }
         text: milliseconds(stage.p50Ms),
       })),
   ];
-  const categories: Bar[] = run.categories.flatMap((category) =>
+  const categories: Bar[] = (detail?.categories ?? []).flatMap((category) =>
     category.hitRate === null
       ? []
       : [{ label: category.category, value: category.hitRate, text: percent(category.hitRate) }],
@@ -150,6 +167,7 @@ function RunDetail({ run, previous }: { run: EvalRun; previous: EvalRun | null }
         {run.answerable} answerable) · k={run.k} · {run.seconds.toFixed(1)} s · {run.refusedWhenRequired}/
         {run.refusalRequired} out-of-corpus refused, {run.falseRefusals} answerable refused
       </p>
+      <ErrorMessage error={error} />
       <div className="charts">
         <BarChart title="Scores" bars={rates} max={1} />
         <BarChart title="Latency (ms)" bars={latency} max={Math.max(1, ...latency.map((bar) => bar.value))} />

@@ -215,6 +215,15 @@ export const EVAL_RUNS = /* GraphQL */ `
       endpointPrecisionAt1
       latencyP50Ms
       latencyP95Ms
+    }
+  }
+`;
+
+/** One run's stage latencies and categories: in the list they would exceed the query cost limit. */
+export const EVAL_RUN = /* GraphQL */ `
+  query EvalRun($id: ID!) {
+    evalRun(id: $id) {
+      id
       stages {
         stage
         p50Ms

@@ -123,6 +123,11 @@ export interface EvalRun {
   endpointPrecisionAt1: number | null;
   latencyP50Ms: number;
   latencyP95Ms: number;
+}
+
+/** A run's parts (`evalRun`), asked for the chosen run only. */
+export interface EvalRunDetail {
+  id: string;
   stages: Array<{ stage: string; p50Ms: number; p95Ms: number }>;
   categories: Array<{
     category: string;
