@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createJsonLogger, loadConfig } from '@agentic-rag/core';
 import { createRuntime } from '@agentic-rag/core/runtime';
@@ -11,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writePdf } from '../../../../packages/agentic-rag/src/ingest/loaders/pdf-writer.test-support.js';
 import { serviceWithAdmin } from '../../../../test/api.js';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../../test/backends.js';
+import { writeEvalReports } from '../eval-reports.test-support.js';
 import { createApi } from '../server.js';
 import { CONSOLE_DIST } from './assets.js';
 
@@ -48,8 +50,11 @@ function buildConsole(): void {
 /** The real API (PGlite, or Postgres with TEST_DATABASE_URL), inline ingest, console mounted as in production. */
 async function startApi() {
   const sql = await testBackends().at(-1)!.open();
+  // Two golden runs for the Eval runs page, written by the eval's own report writer.
+  const evalResults = mkdtempSync(path.join(tmpdir(), 'console-eval-'));
   const config = loadConfig({
     ...process.env,
+    AGENTIC_RAG_EVAL_RESULTS_DIR: evalResults,
     REDIS_URL: undefined,
     AGENTIC_RAG_INGEST_MODE: 'inline',
     AGENTIC_RAG_INGEST_ON_START: 'false',
@@ -62,7 +67,9 @@ async function startApi() {
   await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
   const workspaceId = uniqueWorkspace('console');
+  const evalRuns = await writeEvalReports(evalResults, workspaceId);
   const close = async () => {
+    rmSync(evalResults, { recursive: true, force: true });
     api.server.closeAllConnections();
     await new Promise((resolve) => api.server.close(resolve));
     await api.stop();
@@ -70,7 +77,7 @@ async function startApi() {
     await runtime.close();
     await sql.close();
   };
-  return { origin, key, authorization, workspaceId, close };
+  return { origin, key, authorization, workspaceId, evalRuns, close };
 }
 
 describe('web console', () => {
@@ -216,6 +223,46 @@ describe('web console', () => {
         .first()
         .waitFor();
       await screenshot('jobs');
+      expect(problems).toEqual([]);
+    });
+
+    it('lists the eval runs newest first and charts the chosen one against the run before', async () => {
+      await page
+        .getByRole('navigation', { name: 'Console' })
+        .getByRole('link', { name: 'Eval runs' })
+        .click();
+      await page.getByRole('heading', { name: 'Eval runs', level: 1 }).waitFor();
+      const table = page.getByRole('table').first();
+      await table.getByRole('button', { name: `Show ${api.evalRuns.newer.id}` }).waitFor();
+      // Newest first; the malformed report written beside them is not a row.
+      expect(
+        await table
+          .getByRole('button', { name: /^Show / })
+          .evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-label'))),
+      ).toEqual([`Show ${api.evalRuns.newer.id}`, `Show ${api.evalRuns.older.id}`]);
+      // The newest is shown at first: its scores as a chart named by its title and values.
+      await page
+        .getByRole('img', { name: /^Scores: Hit rate 100\.0%, MRR 1\.000, Fact recall 100\.0%/ })
+        .waitFor();
+      await page
+        .getByRole('img', { name: /^Hit rate by category: endpoint 100\.0%, schema 100\.0%$/ })
+        .waitFor();
+      const hitRate = page.getByRole('row', { name: /^Hit rate / });
+      expect(await hitRate.getByRole('cell').allInnerTexts()).toEqual([
+        '100.0%',
+        '50.0%',
+        '+50.0 pp (better)',
+      ]);
+      await screenshot('eval-runs');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await screenshot('eval-runs-phone');
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await table.getByRole('button', { name: `Show ${api.evalRuns.older.id}` }).click();
+      await page
+        .getByRole('img', { name: /^Scores: Hit rate 50\.0%, MRR 0\.250, Fact recall 50\.0%/ })
+        .waitFor();
+      await page.getByRole('heading', { name: 'No earlier run to compare with' }).waitFor();
       expect(problems).toEqual([]);
     });
 

@@ -7,10 +7,10 @@ export interface Bar {
 
 // Drawn in viewBox units; the SVG scales to its box, so these are proportions, not pixels.
 const WIDTH = 400;
-const LABEL_WIDTH = 150;
-const VALUE_WIDTH = 62;
-const ROW = 22;
-const BAR = 14;
+const LABEL_WIDTH = 140;
+const VALUE_WIDTH = 66;
+const ROW = 24;
+const BAR = 16;
 
 /**
  * Horizontal bars as inline SVG: a label, the bar and its value as text on each row. The SVG is

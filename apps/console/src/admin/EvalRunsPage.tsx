@@ -7,18 +7,20 @@ import { useSession } from '../session/session.js';
 import { BarChart, type Bar } from './BarChart.js';
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+const score = (value: number) => value.toFixed(3);
 const milliseconds = (value: number) => `${value.toFixed(1)} ms`;
 
 interface Metric {
   name: string;
   value: (run: EvalRun) => number | null;
-  kind: 'rate' | 'ms';
+  /** rate: a share shown in %; score: from 0 to 1 shown as is (MRR); ms: lower is better. */
+  kind: 'rate' | 'score' | 'ms';
 }
 
 /** The headline figures, in the order the report prints them; rates higher-is-better, ms lower. */
 const METRICS: Metric[] = [
   { name: 'Hit rate', value: (run) => run.hitRate, kind: 'rate' },
-  { name: 'MRR', value: (run) => run.mrr, kind: 'rate' },
+  { name: 'MRR', value: (run) => run.mrr, kind: 'score' },
   { name: 'Fact recall', value: (run) => run.answerRecall, kind: 'rate' },
   { name: 'Citation validity', value: (run) => run.citationCoverage, kind: 'rate' },
   { name: 'Citation precision', value: (run) => run.citationPrecision, kind: 'rate' },
@@ -29,7 +31,7 @@ const METRICS: Metric[] = [
 ];
 
 const shown = (metric: Metric, value: number) =>
-  metric.kind === 'rate' ? percent(value) : milliseconds(value);
+  metric.kind === 'rate' ? percent(value) : metric.kind === 'score' ? score(value) : milliseconds(value);
 
 /** Golden eval runs (`pnpm rag:eval` reports the API reads from disk) with charts (admin keys). */
 export function EvalRunsPage() {
@@ -90,12 +92,17 @@ export function EvalRunsPage() {
             <tbody>
               {runs.map((run) => (
                 <tr key={run.id} className={run.id === chosen?.id ? 'chosen' : undefined}>
-                  <th scope="row">{new Date(run.startedAt).toLocaleString()}</th>
+                  <th scope="row">
+                    {new Date(run.startedAt).toLocaleString(undefined, {
+                      dateStyle: 'short',
+                      timeStyle: 'short',
+                    })}
+                  </th>
                   <td>{run.dataset}</td>
                   <td>{run.workspaceId}</td>
                   <td className="number">{run.questions}</td>
                   <td className="number">{percent(run.hitRate)}</td>
-                  <td className="number">{run.mrr.toFixed(3)}</td>
+                  <td className="number">{score(run.mrr)}</td>
                   <td className="number">{percent(run.answerRecall)}</td>
                   <td className="number">{milliseconds(run.latencyP50Ms)}</td>
                   <td className="actions">
@@ -138,9 +145,9 @@ function RunDetail({ run, previous }: { run: EvalRun; previous: EvalRun | null }
     return () => controller.abort();
   }, [apiKey, run.id]);
 
-  const rates: Bar[] = METRICS.filter((metric) => metric.kind === 'rate').flatMap((metric) => {
+  const rates: Bar[] = METRICS.filter((metric) => metric.kind !== 'ms').flatMap((metric) => {
     const value = metric.value(run);
-    return value === null ? [] : [{ label: metric.name, value, text: percent(value) }];
+    return value === null ? [] : [{ label: metric.name, value, text: shown(metric, value) }];
   });
   const latency: Bar[] = [
     { label: 'Total p50', value: run.latencyP50Ms, text: milliseconds(run.latencyP50Ms) },
@@ -208,13 +215,16 @@ const format = (metric: Metric, value: number | null) => (value === null ? '–'
 function Delta({ metric, now, before }: { metric: Metric; now: number | null; before: number | null }) {
   if (now === null || before === null) return <td className="number">–</td>;
   const change = now - before;
+  const sign = change >= 0 ? '+' : '−';
   const text =
     metric.kind === 'rate'
-      ? `${change >= 0 ? '+' : '−'}${Math.abs(change * 100).toFixed(1)} pp`
-      : `${change >= 0 ? '+' : '−'}${Math.abs(change).toFixed(1)} ms`;
+      ? `${sign}${Math.abs(change * 100).toFixed(1)} pp`
+      : metric.kind === 'score'
+        ? `${sign}${Math.abs(change).toFixed(3)}`
+        : `${sign}${Math.abs(change).toFixed(1)} ms`;
   // Half a point or half a millisecond is noise, not a change worth a word.
-  const threshold = metric.kind === 'rate' ? 0.005 : 0.5;
-  const better = metric.kind === 'rate' ? change > 0 : change < 0;
+  const threshold = metric.kind === 'ms' ? 0.5 : 0.005;
+  const better = metric.kind === 'ms' ? change < 0 : change > 0;
   const verdict = Math.abs(change) < threshold ? 'same' : better ? 'better' : 'worse';
   return (
     <td className={`number delta ${verdict}`}>
