@@ -99,11 +99,9 @@ export interface EvalRun {
 }
 
 const REPORT_FILE = /^golden-[A-Za-z0-9._-]+\.json$/;
-const RUN_ID = z
-  .string({ error: 'id must be a string' })
-  .regex(/^golden-[A-Za-z0-9._-]{1,190}$/, {
-    error: 'id must be a run id such as golden-2026-11-24T19-42-51-188Z',
-  });
+const RUN_ID = z.string({ error: 'id must be a string' }).regex(/^golden-[A-Za-z0-9._-]{1,190}$/, {
+  error: 'id must be a run id such as golden-2026-11-24T19-42-51-188Z',
+});
 /** A golden report is a few hundred KB; anything far bigger is not one, and is not read. */
 const MAX_FILE_BYTES = 32 * 1024 * 1024;
 
