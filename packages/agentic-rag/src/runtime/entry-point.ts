@@ -41,9 +41,17 @@ export function runService(name: string, main: () => Promise<void>): void {
   });
 }
 
+/**
+ * Once a command's work is done it must end, even when a library left a handle open (a pool's idle
+ * client, a PGlite worker thread, a Redis reconnect timer): benchmarks sometimes stayed alive after
+ * printing their summary. The grace period lets ordinary cleanup finish first; the timer is unref'd,
+ * so a command whose handles all close exits at once, as before.
+ */
+const EXIT_GRACE_MS = 3_000;
+
 /** Runs a command's main function and turns any error into one line and an exit code. */
 export function runCli(main: () => Promise<number>): void {
-  main().then(
+  const done = main().then(
     (code) => {
       process.exitCode = code;
     },
@@ -63,4 +71,5 @@ export function runCli(main: () => Promise<number>): void {
       }
     },
   );
+  void done.finally(() => setTimeout(() => process.exit(), EXIT_GRACE_MS).unref());
 }
