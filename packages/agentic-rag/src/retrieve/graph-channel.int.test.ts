@@ -6,7 +6,12 @@ import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../../test/b
 import { loadConfig } from '../config/index.js';
 import type { Sql } from '../db/index.js';
 import { DeterministicEmbedder } from '../embed/index.js';
-import { NumberedEntityExtractor, OfflineEntityExtractor, PostgresGraphStore } from '../graph/index.js';
+import {
+  DocPageExtractor,
+  NumberedEntityExtractor,
+  OfflineEntityExtractor,
+  PostgresGraphStore,
+} from '../graph/index.js';
 import { IngestPipeline } from '../ingest/index.js';
 import { CorpusStore } from '../store/index.js';
 import { createRetriever } from './create-retriever.js';
@@ -36,6 +41,18 @@ Normalising after the product in Equation 19.5 keeps the belief a distribution; 
 probabilities drift towards zero over long horizons.
 `;
 
+// A page whose doc page (a graph entity its opening chunk "mentions" structurally) must not score
+// that chunk: on the sample corpus it made an author-and-date header the graph's best hit.
+const NOTES = `# Discrete state filter notes
+
+**Author:** Dr. Ingrid Example, Belief Methods Group
+
+## Where Equation 19.5 comes from
+
+Equation 19.5 is the Bayes update of Algorithm 19.2: predict with the transition model, then weigh
+by the observation model.
+`;
+
 const UNRELATED = `# Carrier notes
 
 Carriers pick up parcels twice a day; a discrete pickup window is agreed per depot.
@@ -52,6 +69,7 @@ describe.each(testBackends())('the graph channel on $name', (backend) => {
     root = await mkdtemp(path.join(os.tmpdir(), 'rag-graphch-'));
     await writeFile(path.join(root, 'ch19.md'), TEXTBOOK);
     await writeFile(path.join(root, 'carriers.md'), UNRELATED);
+    await writeFile(path.join(root, 'notes.md'), NOTES);
     const graph = new PostgresGraphStore(sql);
     const embedder = new DeterministicEmbedder();
     const pipeline = new IngestPipeline({
@@ -59,7 +77,7 @@ describe.each(testBackends())('the graph channel on $name', (backend) => {
       embedder,
       maxTokens: 80,
       overlapTokens: 0,
-      extractors: [new OfflineEntityExtractor(), new NumberedEntityExtractor()],
+      extractors: [new OfflineEntityExtractor(), new NumberedEntityExtractor(), new DocPageExtractor()],
     });
     await pipeline.ingestSources({ workspaceId, sources: [root] });
     retriever = createRetriever(loadConfig({}), sql, embedder, undefined, graph);
@@ -86,6 +104,21 @@ describe.each(testBackends())('the graph channel on $name', (backend) => {
     expect(result.hits.some((hit) => hit.sourcePath.endsWith('carriers.md') && hit.channels.graph)).toBe(
       false,
     );
+  });
+
+  it('never scores a chunk for the doc page it opens', async () => {
+    const result = await retriever.retrieve({
+      workspaceId,
+      query: 'Discrete state filter notes: what does Algorithm 19.2 depend on?',
+      k: 10,
+    });
+    // The opening chunk is found (by its words) and may be scored for what it says, never for its page.
+    expect(result.hits.some((hit) => hit.sourcePath.endsWith('notes.md') && hit.startOffset === 0)).toBe(
+      true,
+    );
+    expect(
+      result.hits.flatMap((hit) => hit.graphEntities ?? []).filter((id) => id.startsWith('DocPage:')),
+    ).toEqual([]);
   });
 
   it('respects the filters like the other channels', async () => {

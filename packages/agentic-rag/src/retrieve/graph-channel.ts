@@ -32,6 +32,14 @@ const HIT_SEEDS = 8;
 const NEIGHBOUR_LIMIT = 40;
 
 /**
+ * A doc page is "mentioned" only by the chunk holding its opening: a structural link for
+ * graph_find_endpoints' doc_url, not something the text says. Scored like a content entity, it made
+ * every document's opening chunk (an author and date header, often) the graph's best hit for any
+ * question its other chunks answered.
+ */
+const isStructural = (entityId: string) => entityId.startsWith('DocPage:');
+
+/**
  * The graph channel: entities the question names (and those the best dense and lexical hits
  * mention) seed a neighbourhood of `hops`; the chunks that mention its entities are scored by
  * Σ strength(entity) / (1 + hop) · (1 + ln mentions) / ln(2 + chunks mentioning the entity), so
@@ -62,7 +70,7 @@ export async function graphChannel(
   if (queryEntities.length === 0) return empty();
   const seedStrength = new Map<string, number>(queryEntities.map((id) => [id, 1]));
   const inHits = new Map<string, number>();
-  for (const mention of fromHits)
+  for (const mention of fromHits.filter((found) => !isStructural(found.entityId)))
     inHits.set(mention.entityId, (inHits.get(mention.entityId) ?? 0) + mention.count);
   const hitSeeds = [...inHits.entries()]
     .filter(([id]) => !seedStrength.has(id))
@@ -86,7 +94,10 @@ export async function graphChannel(
       (entity.hop === 0 ? seedStrength.get(entity.id)! : strongestSeed * entity.strength) / (1 + entity.hop),
     ]),
   );
-  const mentions = await graph.mentions(options.workspaceId, [...weightOf.keys()]);
+  const mentions = await graph.mentions(
+    options.workspaceId,
+    [...weightOf.keys()].filter((id) => !isStructural(id)),
+  );
   const spread = new Map<string, number>();
   for (const mention of mentions) spread.set(mention.entityId, (spread.get(mention.entityId) ?? 0) + 1);
 
