@@ -14,22 +14,54 @@ export const KEY_WORKSPACES = /* GraphQL */ `
   }
 `;
 
-const JOB_FIELDS = 'id kind status attempts progress corpusVersion error createdAt finishedAt';
+// Shared selections are GraphQL fragments (codegen cannot read a field list spliced into the text); an
+// operation spreads one and appends its definition, which codegen reads from the fragment's own constant.
+const JOB_FIELDS = /* GraphQL */ `
+  fragment JobFields on Job {
+    id
+    kind
+    status
+    attempts
+    progress
+    corpusVersion
+    error
+    createdAt
+    finishedAt
+  }
+`;
 
 export const INGEST = /* GraphQL */ `
   mutation Ingest($input: IngestInput!) {
     ingestDocuments(input: $input) {
       mode
-      jobs { ${JOB_FIELDS} }
-      summary { failures { sourceId code message } documents { added updated unchanged failed } }
+      jobs {
+        ...JobFields
+      }
+      summary {
+        failures {
+          sourceId
+          code
+          message
+        }
+        documents {
+          added
+          updated
+          unchanged
+          failed
+        }
+      }
     }
   }
+  ${JOB_FIELDS}
 `;
 
 export const JOB = /* GraphQL */ `
   query Job($id: ID!) {
-    job(id: $id) { ${JOB_FIELDS} }
+    job(id: $id) {
+      ...JobFields
+    }
   }
+  ${JOB_FIELDS}
 `;
 
 export const DOCUMENTS = /* GraphQL */ `
@@ -94,10 +126,25 @@ export const REFRESH_DOCUMENT = /* GraphQL */ `
   mutation RefreshDocument($workspaceId: ID!, $id: ID!) {
     refreshDocument(workspaceId: $workspaceId, id: $id) {
       mode
-      jobs { ${JOB_FIELDS} }
-      summary { failures { sourceId code message } documents { added updated unchanged failed } }
+      jobs {
+        ...JobFields
+      }
+      summary {
+        failures {
+          sourceId
+          code
+          message
+        }
+        documents {
+          added
+          updated
+          unchanged
+          failed
+        }
+      }
     }
   }
+  ${JOB_FIELDS}
 `;
 
 export const SEARCH = /* GraphQL */ `
@@ -123,32 +170,91 @@ export const SEARCH = /* GraphQL */ `
   }
 `;
 
-const CITATION_FIELDS = 'index sourceId chunkId title url snippet startOffset endOffset score pageNumber';
+const CITATION_FIELDS = /* GraphQL */ `
+  fragment CitationFields on Citation {
+    index
+    sourceId
+    chunkId
+    title
+    url
+    snippet
+    startOffset
+    endOffset
+    score
+    pageNumber
+  }
+`;
 
 export const ANSWER_STREAM = /* GraphQL */ `
   subscription AnswerStream($input: RagAnswerInput!) {
     ragAnswerStream(input: $input) {
-      type stage status ms text
-      citation { ${CITATION_FIELDS} }
-      answer { answer refused citations { ${CITATION_FIELDS} } selfCheck { passed citationCoverage warnings } }
-      error { code message retryable }
+      type
+      stage
+      status
+      ms
+      text
+      citation {
+        ...CitationFields
+      }
+      answer {
+        answer
+        refused
+        citations {
+          ...CitationFields
+        }
+        selfCheck {
+          passed
+          citationCoverage
+          warnings
+        }
+      }
+      error {
+        code
+        message
+        retryable
+      }
     }
   }
+  ${CITATION_FIELDS}
 `;
 
 export const CRAWL_SITE = /* GraphQL */ `
   mutation CrawlSite($input: CrawlSiteInput!) {
     crawlSite(input: $input) {
       mode
-      jobs { ${JOB_FIELDS} }
+      jobs {
+        ...JobFields
+      }
       summary {
-        site chunks seconds stoppedBy
-        pages { requested fetched notModified gone disallowed skipped failed }
-        documents { added updated unchanged removed failed }
-        failures { sourceId code message }
+        site
+        chunks
+        seconds
+        stoppedBy
+        pages {
+          requested
+          fetched
+          notModified
+          gone
+          disallowed
+          skipped
+          failed
+        }
+        documents {
+          added
+          updated
+          unchanged
+          removed
+          failed
+        }
+        failures {
+          sourceId
+          code
+          message
+        }
       }
     }
   }
+  ${JOB_FIELDS}
 `;
 
 export const EXPAND_GRAPH = /* GraphQL */ `
