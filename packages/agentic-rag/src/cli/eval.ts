@@ -1,29 +1,29 @@
 import { parseArgs } from 'node:util';
 import { ErrorCode, RagError } from '../errors/index.js';
-import {
-  EVAL_MODES,
-  loadBeirDataset,
-  lostRows,
-  renderSuiteTable,
-  runBeir,
-  runSuite,
-  type BeirReport,
-  type EvalMode,
-} from '../eval/index.js';
+import { EVAL_MODES, loadBeirDataset, runBeir, type BeirReport, type EvalMode } from '../eval/index.js';
 import { createRuntime } from '../runtime/index.js';
 import { assertWorkspaceId } from '../store/index.js';
 import { cliConfig, cliLogger, EXIT, runCli } from './cli-support.js';
 import { compareCommand, goldenCommand } from './eval-golden.js';
+import { suiteCommand } from './eval-suite.js';
 import { ProgressBar } from './progress-bar.js';
 
-const HELP = `Usage: pnpm rag:eval [--splits dev,test] [--modes LIST]
+const HELP = `Usage: pnpm rag:eval [--suites LIST] [--splits dev,test] [--only NAMES] [--modes LIST]
        pnpm rag:eval --dataset FILE [options]
        pnpm rag:eval --compare A.json B.json
        pnpm rag:eval --beir DIR --workspace NAME [options]
 
-With no dataset named: every retrieval dataset of the suite (the sample fixture, the PostgreSQL
-and Python manuals in eval/datasets/), each split, each channel alone and the fusion, in one table
-of nDCG@10. Exit 1 when the hybrid scores below its best single channel on any row.
+With no dataset named, three suites (--suites to choose), each beside a plain baseline run now:
+- retrieval: every BEIR-format dataset (the sample fixture, the PostgreSQL and Python manuals in
+  eval/datasets/), each split, each channel alone and the fusion, in one table of nDCG@10;
+- api: questions about real API descriptions (eval/datasets/api-specs/, fetched by
+  pnpm eval:fetch-specs): is the asked-for operation first in search (P@1, P@3, hit@3, MRR) and
+  cited first by ragAnswer, against a BM25 index of one document per operation (MiniSearch);
+- manuals: questions about Debian's PostgreSQL reference and Python library pages (the packages
+  must be installed): does ragAnswer's text hold the facts, is the right page first in search
+  (against a BM25 page index), are the unanswerable questions refused.
+Exit 1 when the hybrid scores below its best single channel, or the system below the baseline,
+on any row. Per-question results go to <out>/answer-sets-<time>.json.
 
 --dataset: every question of a golden set (JSON lines, see eval/agentic-rag/README.md) through
 ragAnswer, in this process (the corpus is ingested first; unchanged files are skipped) or, with
@@ -54,6 +54,8 @@ Options:
   --workspace NAME    workspace (default AGENTIC_RAG_WORKSPACE for --dataset; required for --beir)
   --split NAME        BEIR qrels file to use: qrels/NAME.tsv (default: test)
   --splits LIST       suite: only these splits (dev, test; default both)
+  --suites LIST       suite: any of retrieval,api,manuals (default all three)
+  --only NAMES        suite: only these specs or manuals (e.g. stripe,postgres-reference)
   --modes LIST        BEIR: comma-separated subset of dense,lexical,graph,hybrid-no-graph,hybrid
   --json              print the report as one JSON object on stdout
   -h, --help          show this help`;
@@ -74,6 +76,8 @@ async function main(): Promise<number> {
       workspace: { type: 'string' },
       split: { type: 'string', default: 'test' },
       splits: { type: 'string' },
+      suites: { type: 'string' },
+      only: { type: 'string' },
       modes: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -114,7 +118,12 @@ async function main(): Promise<number> {
   const unknown = modes.filter((mode) => !EVAL_MODES.includes(mode));
   if (unknown.length > 0)
     throw new RagError(ErrorCode.INVALID_INPUT, `unknown mode(s): ${unknown.join(', ')}`);
-  if (!values.beir) return suiteCommand(modes, values.splits, values.json);
+  if (!values.beir)
+    return suiteCommand(modes, values.splits, values.json, {
+      suites: values.suites,
+      only: values.only,
+      out: values.out,
+    });
   if (!values.workspace) {
     throw new RagError(ErrorCode.INVALID_INPUT, '--beir DIR needs --workspace NAME (see --help)');
   }
@@ -147,49 +156,6 @@ async function main(): Promise<number> {
     if (values.json) console.log(JSON.stringify(report));
     else printReport(report);
     return EXIT.ok;
-  } finally {
-    await runtime.close();
-  }
-}
-
-async function suiteCommand(
-  modes: EvalMode[],
-  splitList: string | undefined,
-  json: boolean,
-): Promise<number> {
-  const splits = splitList?.split(',');
-  if (splits?.some((split) => split !== 'dev' && split !== 'test'))
-    throw new RagError(ErrorCode.INVALID_INPUT, '--splits takes dev, test or dev,test');
-  const config = cliConfig();
-  const runtime = await createRuntime({ config, logger: cliLogger(config, json ? 'quiet' : 'normal') });
-  try {
-    const bars = new Map<string, ProgressBar>();
-    const rows = await runSuite({
-      root: process.cwd(),
-      pipeline: runtime.pipeline,
-      retriever: runtime.retriever,
-      modes,
-      ...(splits ? { splits: splits as Array<'dev' | 'test'> } : {}),
-      onProgress: (label, done, total) => {
-        if (json) return;
-        if (!bars.has(label)) bars.set(label, new ProgressBar({ label }));
-        bars.get(label)!.update(done, total, 'queries');
-        if (done === total) bars.get(label)!.finish();
-      },
-      onSkip: (dataset, reason) => console.error(`skipped ${dataset.name}: ${reason}`),
-    });
-    const lost = lostRows(rows);
-    if (json) console.log(JSON.stringify({ rows, lost: lost.map((row) => `${row.dataset}/${row.split}`) }));
-    else {
-      console.log(`\nnDCG@10 per dataset, split and mode (hybrid = every channel, fused and reranked)\n`);
-      console.log(renderSuiteTable(rows, modes));
-      console.log(
-        lost.length === 0
-          ? `\nthe hybrid matched or beat its best single channel on all ${rows.length} rows`
-          : `\nthe hybrid LOST to a single channel on ${lost.map((row) => `${row.dataset}/${row.split} (${row.best.mode} ${row.best.ndcgAt10.toFixed(4)})`).join(', ')}`,
-      );
-    }
-    return lost.length === 0 ? EXIT.ok : EXIT.failed;
   } finally {
     await runtime.close();
   }

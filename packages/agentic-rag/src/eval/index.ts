@@ -25,3 +25,23 @@ export { compareReports, loadGoldenReport, renderComparison } from './compare.js
 export type { Comparison, MetricChange, QuestionChange } from './compare.js';
 export { lostRows, renderSuiteTable, runSuite, SUITE_DATASETS, suiteRow } from './suite.js';
 export type { RunSuiteOptions, SplitRole, SuiteDataset, SuiteRow } from './suite.js';
+export {
+  API_SPEC_SETS,
+  loadApiQuestions,
+  loadManualQuestions,
+  MANUAL_SETS,
+  SPEC_PACKAGE,
+} from './answer-sets.js';
+export type { ApiQuestion, ApiSpecSet, ManualQuestion, ManualSet } from './answer-sets.js';
+export { operationBaseline, pageBaseline, visibleText } from './bm25-baseline.js';
+export type { BaselineIndex } from './bm25-baseline.js';
+export {
+  belowBaseline,
+  operationKey,
+  rankFigures,
+  renderApiTable,
+  renderManualTable,
+  runApiSpecs,
+  runManuals,
+} from './run-answer-sets.js';
+export type { ApiSpecRow, ManualRow, RankFigures } from './run-answer-sets.js';
