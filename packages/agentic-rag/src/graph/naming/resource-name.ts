@@ -12,8 +12,8 @@ import { singularize } from '../resolve.js';
  * `RateCard`, "rate cards" — folds to it.
  */
 
-/** `v2`, `v1.1`, `api`: path segments that scope a version or a mount point, never a resource. */
-export const VERSION_SEGMENT = /^(?:api|v\d+(?:\.\d+)*)$/i;
+/** `v2`, `v1.1`, `3`, `api`: path segments that scope a version or a mount point, never a resource. */
+export const VERSION_SEGMENT = /^(?:api|v?\d+(?:\.\d+)*)$/i;
 
 /**
  * The lower-case words of a name in any casing: `rateCards`, `RateCards`, `rate_cards`,

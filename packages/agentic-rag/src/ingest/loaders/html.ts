@@ -29,8 +29,6 @@ const BLOCK = new Set([
   'blockquote',
   'figure',
   'figcaption',
-  'dl',
-  'dt',
   'dd',
   'address',
   'details',
@@ -82,7 +80,12 @@ function render(node: ChildNode, out: string[]): void {
   }
   const element = node as Element;
   const name = element.name;
-  if (SKIPPED.has(name) || element.attribs.hidden !== undefined || element.attribs['aria-hidden'] === 'true')
+  if (
+    SKIPPED.has(name) ||
+    element.attribs.hidden !== undefined ||
+    element.attribs['aria-hidden'] === 'true' ||
+    isPermalink(element)
+  )
     return;
 
   const heading = /^h([1-6])$/.exec(name);
@@ -111,6 +114,8 @@ function render(node: ChildNode, out: string[]): void {
     out.push('\n\n');
     renderChildren(element.children, out);
     out.push('\n\n');
+  } else if (name === 'dl') {
+    out.push(`\n\n${renderDefinitions(element)}\n\n`);
   } else if (name === 'table') {
     out.push(`\n\n${renderTable(element)}\n\n`);
   } else if (name === 'code') {
@@ -122,6 +127,56 @@ function render(node: ChildNode, out: string[]): void {
   } else {
     renderChildren(element.children, out);
   }
+}
+
+/** A heading's or a definition's "¶" link (Sphinx, DocBook): a link to itself, not content. */
+function isPermalink(element: Element): boolean {
+  return element.name === 'a' && /\bheaderlink\b/.test(element.attribs.class ?? '');
+}
+
+/**
+ * A definition list keeps each term with its description: `--jobs`, `-j`: "Run the dump in
+ * parallel ...". Apart, the term is a fragment no answer can quote and the description never
+ * names what it describes (which option, which function), so the term opens the description's
+ * first paragraph. A description that opens with a block of its own (code, a list, a table)
+ * follows the term on its own lines instead.
+ */
+function renderDefinitions(list: Element): string {
+  const parts: string[] = [];
+  let terms: string[] = [];
+  for (const child of list.children) {
+    if (child.type !== 'tag') continue;
+    if (child.name === 'dt') {
+      const inner: string[] = [];
+      renderChildren(child.children, inner);
+      const term = inner
+        .join('')
+        .replace(/\s*\n\s*/g, ' ')
+        .replace(/`\s+`/g, '`, `')
+        .trim();
+      if (term) terms.push(term);
+    } else if (child.name === 'dd') {
+      const inner: string[] = [];
+      renderChildren(child.children, inner);
+      const body = inner
+        .join('')
+        .replace(/[ \t]+\n/g, '\n')
+        .replace(/\n{3,}/g, '\n\n')
+        .trim();
+      const term = terms.join(', ');
+      terms = [];
+      if (!term) parts.push(body);
+      else if (!body) parts.push(term);
+      else if (/^(```|#|[-*] |\d+\. |\|)/.test(body)) parts.push(`${term}\n\n${body}`);
+      else parts.push(`${term}: ${body}`);
+    } else {
+      const inner: string[] = [];
+      render(child, inner);
+      parts.push(inner.join('').trim());
+    }
+  }
+  if (terms.length > 0) parts.push(terms.join(', '));
+  return parts.filter(Boolean).join('\n\n');
 }
 
 function renderTable(table: Element): string {
@@ -174,7 +229,7 @@ function findFirst(nodes: ChildNode[], match: (element: Element) => boolean): El
 function textOf(node: ChildNode): string {
   if (node.type === 'text') return node.data;
   if (node.type === 'tag') {
-    if (SKIPPED.has(node.name) && node.name !== 'head') return '';
+    if ((SKIPPED.has(node.name) && node.name !== 'head') || isPermalink(node)) return '';
     return node.children.map(textOf).join(node.name === 'br' ? '\n' : '');
   }
   return '';

@@ -136,6 +136,7 @@ export function renderOperation(spec: Spec, operation: Operation, errorsId: stri
       operation_id: operation.operationId ?? null,
       operation_type: operation.operationType,
       resource: operation.resource,
+      path_segments: operation.segments,
       ...(operation.subResource ? { sub_resource: operation.subResource } : {}),
       ...(operation.action ? { action: operation.action } : {}),
       tags,
@@ -210,6 +211,9 @@ function describeSecurity(security: unknown): string | undefined {
  * plain words ("get rid of a returns centre") meets the operation through these, not through the
  * word "endpoint".
  */
+/** Characters of an operation's description kept in its metadata. */
+const DESCRIPTION_LIMIT = 1200;
+
 function operationVocabulary(
   spec: Spec,
   operation: Operation,
@@ -222,11 +226,20 @@ function operationVocabulary(
     .map((tag) => text(tag.description))
     .filter((description): description is string => description !== undefined)
     .map(oneLine);
-  const description = text(operation.node.description) ?? text(operation.pathItem.description);
+  // Some specs write descriptions as HTML (`<p>Retrieves the details of an account.</p>`).
+  const raw = text(operation.node.description) ?? text(operation.pathItem.description);
+  const description = raw?.replace(/<[^>]+>/g, ' ');
   const lead = description ? /^[^\n]*?[.!?](?=\s|$)|^[^\n]+/.exec(oneLine(description))?.[0] : undefined;
+  const parameters = operationParameters(spec, operation, new RefSink())
+    .map((parameter) => String(parameter.name ?? ''))
+    .filter((name) => name !== '');
   return {
     ...(operation.summary ? { summary: operation.summary } : {}),
     ...(lead ? { description_lead: lead } : {}),
+    // The whole description, for retrieval to weigh as a field of its own (capped: some specs
+    // put pages of prose in one operation).
+    ...(description ? { description: oneLine(description).slice(0, DESCRIPTION_LIMIT) } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
     ...(tagDescriptions.length > 0 ? { tag_descriptions: tagDescriptions } : {}),
     ...(bodyOwner && bodyOwner !== operation.operationId && bodyOwner !== operation.name
       ? { body_schema: bodyOwner }

@@ -32,17 +32,21 @@ export interface Operation {
   resource: string;
   subResource: string | undefined;
   action: string | undefined;
+  /** The path's static segments after the spec's base path and version: what it names. */
+  segments: string[];
 }
 
 export function listOperations(spec: Spec): Operation[] {
   const operations: Operation[] = [];
+  const paths = Object.keys(asObject(spec.root.paths)).filter((path) => path.startsWith('/'));
+  const base = basePath(paths);
   for (const [path, rawItem] of Object.entries(asObject(spec.root.paths))) {
     if (!path.startsWith('/')) continue; // `x-` extensions
     const pathItem = deref(spec, rawItem, spec.fileRefs) ?? {};
     for (const [key, node] of Object.entries(pathItem)) {
       const method = key.toLowerCase();
       if (!HTTP_METHODS.has(method) || !isObject(node)) continue;
-      const shape = classify(spec, path, method, pathItem);
+      const shape = classify(spec, path, method, pathItem, base);
       const operationId = text(node.operationId);
       operations.push({
         method,
@@ -62,18 +66,41 @@ export function listOperations(spec: Spec): Operation[] {
 
 /**
  * CRUD shape from method and path: PUT/PATCH update, DELETE deletes; POST on a collection creates
- * (a top-level one, `/bulk`, a path whose GET lists, a plural after a `{param}`), on a verb sub-path
+ * (a top-level one, `/bulk`, a path whose GET lists, a plural segment: `/user/keys`), on a verb sub-path
  * (`/cancel`, `/rates/quote`) it is an action; GET on a `{param}` reads, GET on a static segment
  * lists when its success response is a collection (an array, a `*List`, a `data` array) and reads
  * otherwise (`/label`, a rate card), falling back to "plural segment" when there is no schema.
  */
+/**
+ * The static segments every path of the spec starts with (`/rest/api/3` in Jira's): the API's base
+ * path, written into each path by specs that have no `servers` base. They name no resource.
+ */
+export function basePath(paths: readonly string[]): number {
+  if (paths.length < 2) return 0;
+  const split = paths.map((path) => path.split('/').filter(Boolean));
+  let shared = 0;
+  for (;;) {
+    const segment = split[0]![shared];
+    if (segment === undefined || /^\{.*\}$/.test(segment)) break;
+    // The last segment of a path is its resource, never only base.
+    if (!split.every((parts) => parts[shared] === segment && parts.length > shared + 1)) break;
+    shared++;
+  }
+  return shared;
+}
+
 function classify(
   spec: Spec,
   path: string,
   method: string,
   pathItem: Json,
-): Pick<Operation, 'operationType' | 'resource' | 'subResource' | 'action'> {
-  const segments = path.split('/').filter((segment) => segment && !VERSION_SEGMENT.test(segment));
+  base: number,
+): Pick<Operation, 'operationType' | 'resource' | 'subResource' | 'action' | 'segments'> {
+  const segments = path
+    .split('/')
+    .filter(Boolean)
+    .slice(base)
+    .filter((segment) => !VERSION_SEGMENT.test(segment));
   const isParam = (segment: string | undefined) => segment !== undefined && /^\{.*\}$/.test(segment);
   const statics = segments.filter((segment) => !isParam(segment));
   const last = segments.at(-1);
@@ -92,8 +119,12 @@ function classify(
       previous === undefined ||
       BULK_SEGMENTS.has(last.toLowerCase()) ||
       listsHere === true ||
-      (isParam(previous) && isPluralName(last));
+      isPluralName(last);
     operationType = creates ? 'create' : 'action';
+  } else if (method === 'post' && isParam(last) && (isObject(pathItem.get) || isObject(pathItem.delete))) {
+    // POST to an item that can also be read or deleted is that item's update (Stripe's style:
+    // `POST /v1/customers/{customer}` changes the customer).
+    operationType = 'update';
   } else operationType = 'action';
 
   const first = statics[0];
@@ -107,7 +138,7 @@ function classify(
     !BULK_SEGMENTS.has(lastStatic.toLowerCase())
       ? resourceName(lastStatic)
       : undefined;
-  return { operationType, resource, subResource, action };
+  return { operationType, resource, subResource, action, segments: statics };
 }
 
 /** Whether the first 2xx response is a collection; undefined when it has no schema to tell. */
