@@ -232,13 +232,22 @@ export class RagOrchestrator {
         run.plan = await timeStage(
           run,
           'plan',
-          async () =>
-            plan(input.query, {
+          async () => {
+            // A follow-up is made to stand alone first: from here on the run answers that.
+            if (input.history.length > 0) await this.standalone(run);
+            run.understanding = await this.deps.retriever.understand(input.workspaceId, input.query);
+            // Retrieval's evidence, not the wording, made this an API question ("How do I get rid
+            // of a returns centre?"): the answer names the operation when one is found.
+            run.apiSubject =
+              run.understanding.intent.kind === 'endpoint' && run.understanding.intent.source === 'evidence';
+            return plan(run.understanding, {
               useTools: input.useTools && this.deps.tools !== null,
               useHyde: input.useHyde,
-            }),
+            });
+          },
           (result) => ({
             'rag.plan.intent': result.intent,
+            'rag.plan.confidence': result.confidence,
             'rag.plan.tools': result.tools.length,
             'rag.plan.hyde': result.useHyde,
           }),
@@ -248,10 +257,7 @@ export class RagOrchestrator {
         run.rewrite = await timeStage(
           run,
           'rewrite',
-          async () => {
-            if (input.history.length > 0) await this.standalone(run);
-            return rewrite(this.deps.retriever, this.deps.graph, input.workspaceId, input.query);
-          },
+          async () => rewrite(run.understanding!),
           (result) => ({
             'rag.rewrite.corrections': result.corrections.length,
             'rag.rewrite.expansions': result.expansions.length,
@@ -288,6 +294,7 @@ export class RagOrchestrator {
             run.retrieval = await this.deps.retriever.retrieve({
               workspaceId: input.workspaceId,
               query: run.rewrite!.query,
+              understanding: run.understanding!,
               k: input.topK,
               filters: run.filters,
               ...(run.hyde ? { hyde: run.hyde } : {}),
@@ -301,17 +308,6 @@ export class RagOrchestrator {
               run.logger,
             );
             run.sources = contextSources(run.context);
-            // Retrieval knows the workspace's API vocabulary, the plan only the question's words:
-            // "How do I remove a location?" is an API question once the spec says locations can
-            // be deleted, and the answer should name the operation, as for "which endpoint...".
-            if (run.plan!.intent === 'general' && run.retrieval.intent.kind === 'endpoint') {
-              run.apiSubject = true;
-              run.plan = {
-                ...run.plan!,
-                intent: 'endpoint',
-                operationType: run.retrieval.intent.operationType ?? run.plan!.operationType,
-              };
-            }
             if (run.plan!.intent === 'endpoint') {
               run.sources.push(...(await requestExamples(this.deps.sql, input.workspaceId, run.sources)));
             }
@@ -460,10 +456,6 @@ export class RagOrchestrator {
       turns: input.history.length,
     });
     input.query = run.followUp.standaloneQuery;
-    run.plan = plan(input.query, {
-      useTools: input.useTools && this.deps.tools !== null,
-      useHyde: input.useHyde,
-    });
   }
 
   /** Synthesis when something covers the question well enough, a refusal otherwise. */

@@ -14,6 +14,7 @@ import { stageDuration, type Logger } from '../telemetry/index.js';
 import type { QuarantineRecord } from './quarantine/index.js';
 import type { Source } from './sources.js';
 import type { Rewrite } from './stages/rewrite.js';
+import type { Understanding } from '../understand/index.js';
 import type { Synthesis } from './stages/synthesize.js';
 import type {
   AnswerDebug,
@@ -38,8 +39,10 @@ export type StageName =
 /** Everything one run accumulates as it moves through the stages. */
 export interface Run {
   runId: string;
-  /** Retrieval found an API question in a question the plan read as general (see retrieve). */
+  /** The understanding's evidence, not the wording, made this an API question (see plan). */
   apiSubject?: boolean;
+  /** The question understood once by the plan stage, read by every later stage. */
+  understanding?: Understanding;
   /** The caller's logger (a request's, with its id) bound to this run's id. */
   logger: Logger;
   input: Required<

@@ -1,4 +1,6 @@
-import { identifierParts, stem, STOPWORDS, wordsOf } from '../embed/index.js';
+import { contentStems } from '../lexicon/index.js';
+
+export { contentStems };
 
 /**
  * A piece of a chunk an extractive answer can quote: a sentence, list item, table row, heading or
@@ -14,50 +16,6 @@ export interface TextUnit {
    * list item share it, so an answer can quote an item whole.
    */
   block: number;
-}
-
-/** Words that say what kind of question it is, not what it is about. */
-const QUESTION_WORDS: ReadonlySet<string> = new Set([
-  'what',
-  'which',
-  'how',
-  'why',
-  'when',
-  'where',
-  'who',
-  'whom',
-  'whose',
-  'can',
-  'could',
-  'should',
-  'would',
-  'does',
-  'do',
-  'did',
-  'use',
-  'tell',
-  'explain',
-  'describe',
-  'give',
-  'list',
-  'show',
-  'me',
-  'us',
-  'please',
-  'i',
-  'we',
-  'is',
-  'are',
-  'there',
-  'way',
-  'ways',
-]);
-
-/** Content stems of a text: lower-cased, identifiers split, stop and question words dropped. */
-export function contentStems(text: string): string[] {
-  return wordsOf(identifierParts(text))
-    .filter((word) => !STOPWORDS.has(word) && !QUESTION_WORDS.has(word) && word.length > 1)
-    .map(stem);
 }
 
 // A sentence ends at . ! or ? followed by space and something that starts a sentence; "e.g. the"

@@ -1,5 +1,5 @@
 import type { ChannelScore } from '../retrieve/index.js';
-import type { Correction } from '../retrieve/index.js';
+import type { Correction } from '../understand/index.js';
 import type { Logger } from '../telemetry/index.js';
 import type { ConversationTurn } from '../conversation/index.js';
 import type { AnswerEventListener } from './events.js';
@@ -76,6 +76,8 @@ export interface ToolRequest {
 
 export interface Plan {
   intent: PlanIntent;
+  /** How sure the understanding is of the intent (0 to 1). */
+  confidence: number;
   /** The numbered entity the question names (`Algorithm 3.2`), if any. */
   entity: { type: string; number: string } | null;
   operationType: string | null;

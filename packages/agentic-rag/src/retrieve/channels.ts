@@ -2,7 +2,7 @@ import { loadSqlFile, type Sql } from '../db/index.js';
 import { vectorLiteral } from '../store/index.js';
 import { filterConditions, type RetrievalFilters } from './filters.js';
 import { expandQuery } from './feedback.js';
-import type { QueryTerm } from './query-analysis.js';
+import type { LexicalTerm as QueryTerm } from '../understand/index.js';
 import { blockMaxApplies, blockMaxBm25 } from './lexical/block-max.js';
 
 /** One channel's candidates, best first; scores are the channel's own (cosine, BM25). */

@@ -49,7 +49,8 @@ function result(hits: RetrievalHit[]): RetrievalResult {
     correctedQuery: 'rate card update',
     corrections: [],
     filters: {},
-    intent: { kind: 'general', narrowedTo: null },
+    intent: { kind: 'general', confidence: 1, reasons: [], source: 'none', narrowedTo: null },
+    expansions: [],
     hits,
     stats: {
       stages: [{ name: 'dense', ms: 1.5 }],

@@ -1,5 +1,5 @@
 import type { SqlExecutor } from '../db/index.js';
-import type { QueryTerm } from './query-analysis.js';
+import type { LexicalTerm as QueryTerm } from '../understand/index.js';
 
 export interface FeedbackOptions {
   workspaceId: string;

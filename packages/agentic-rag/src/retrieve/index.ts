@@ -4,6 +4,7 @@ export type {
   RetrievalResult,
   RetrieveOptions,
   RetrieverSettings,
+  Searched,
   StageTiming,
 } from './retriever.js';
 export { createReranker, createRetriever } from './create-retriever.js';
@@ -23,10 +24,7 @@ export type {
   Normalization,
 } from './fusion.js';
 export { parseFilters } from './filters.js';
-export { detectIntent } from './intent.js';
-export type { QueryIntent } from './intent.js';
 export type { RetrievalFilters } from './filters.js';
-export type { Correction } from './query-analysis.js';
 export { bm25Idf } from './channels.js';
 export type { Bm25Strategy } from './channels.js';
 export { HeuristicReranker } from './rerank/heuristic.js';

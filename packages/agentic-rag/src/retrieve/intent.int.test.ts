@@ -66,6 +66,6 @@ describe.each(testBackends())('intent-narrowed retrieval over the sample API doc
       query: 'What endpoints can I use to create a location?',
       intent: false,
     });
-    expect(result.intent).toEqual({ kind: 'general', narrowedTo: null });
+    expect(result.intent).toMatchObject({ kind: 'general', source: 'none', narrowedTo: null });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { interleave, type Searched } from './interleave.js';
+import { interleave } from './interleave.js';
+import type { Searched } from './retriever.js';
 import type { RetrievalHit } from './retriever.js';
 
 const hit = (chunkId: string, score: number): RetrievalHit => ({

@@ -1,4 +1,4 @@
-import type { RetrievalHit, RetrievalResult } from './retriever.js';
+import type { RetrievalHit, Searched } from './retriever.js';
 
 /**
  * The narrowed hits and the plain ones taken in turn (narrowed first), each chunk once, k in
@@ -6,8 +6,6 @@ import type { RetrievalHit, RetrievalResult } from './retriever.js';
  * so a hit the blend placed below one that scored less is given that lower score; its own
  * evidence stays in `fusedScore`, `channels` and `rerank`.
  */
-export type Searched = Omit<RetrievalResult, 'intent'>;
-
 export function interleave(focused: Searched, broad: Searched, k: number): Searched {
   const hits: RetrievalHit[] = [];
   const seen = new Set<string>();

@@ -165,8 +165,11 @@ describe.each(testBackends())('HybridRetriever on $name', (backend) => {
 
   it('corrects a misspelt word against the workspace vocabulary and reports it', async () => {
     const result = await retriever.retrieve({ workspaceId: workspace, query: 'POMP belief update', k: 3 });
-    expect(result.corrections).toEqual([{ from: 'pomp', to: 'pomdp', similarity: expect.any(Number) }]);
-    expect(result.correctedQuery).toBe('pomdp belief update');
+    // "pomp" is English, but written in capitals it is an acronym: only the corpus knows those.
+    expect(result.corrections).toEqual([
+      { from: 'POMP', to: 'POMDP', similarity: expect.any(Number), evidence: expect.any(Number) },
+    ]);
+    expect(result.correctedQuery).toBe('POMDP belief update');
     expect(result.hits[0]!.sourcePath).toBe('corpus/textbook/ch19.md');
     expect(result.hits[0]!.channels.lexical).toBeDefined();
   });
@@ -259,10 +262,10 @@ describe.each(testBackends())('HybridRetriever on $name', (backend) => {
         }),
       );
     }
-    const { analyzeQuery } = await import('./query-analysis.js');
+    const { analyzeLexemes } = await import('../understand/index.js');
     const { bm25Channel } = await import('./channels.js');
     for (const query of ['parcel kestrel', 'depot meridian albatross parcel', 'kestrel']) {
-      const analysis = await analyzeQuery(sql, prunedWorkspace, query, 0.3);
+      const analysis = await analyzeLexemes(sql, prunedWorkspace, query);
       const run = (pruning: boolean) =>
         bm25Channel(sql, {
           workspaceId: prunedWorkspace,

@@ -1,6 +1,6 @@
 import type { Sql } from '../db/index.js';
 import type { Embedder } from '../embed/index.js';
-import type { GraphStore } from '../graph/index.js';
+import { candidateEntityIds, type GraphStore } from '../graph/index.js';
 import { ErrorCode, RagError, toRagError } from '../errors/index.js';
 import { assertWorkspaceId } from '../store/index.js';
 import { retrievalScore, silentLogger, type Logger } from '../telemetry/index.js';
@@ -16,10 +16,15 @@ import {
   type FusionMethod,
   type Normalization,
 } from './fusion.js';
-import { apiQuestion, rankHitsByOperations } from './api-question.js';
-import { detectIntent, narrowings, type QueryIntent } from './intent.js';
+import {
+  understand,
+  type Correction,
+  type Understanding,
+  type UnderstoodIntent,
+} from '../understand/index.js';
 import { interleave } from './interleave.js';
-import { analyzeQuery, type AnalyzedQuery, type Correction } from './query-analysis.js';
+import { narrowings } from './narrowings.js';
+import { operationSearch } from './operation-search.js';
 import { maximalMarginalRelevance } from './rerank/mmr.js';
 import type { Reranker } from './rerank/reranker.js';
 
@@ -32,6 +37,8 @@ const OPERATION_KIND_LEXEMES: ReadonlySet<string> = new Set(['endpoint', 'api', 
 /** The same words as the reranker reads them, unstemmed. */
 const OPERATION_KIND_WORDS = /\b(endpoints?|apis?|operations?|routes?|calls?)\b/gi;
 export const MAX_K = 100;
+/** Operations an API question's chunk search returns for the operation ranking to fuse with. */
+const OPERATION_CANDIDATES = 50;
 
 export interface RetrieverSettings {
   weights: Record<ChannelName, number>;
@@ -53,6 +60,8 @@ export interface RetrieverSettings {
    * Off, every question is searched as asked, under the caller's filters alone.
    */
   queryAnalysis?: boolean;
+  /** Weight of WordNet synonyms among the query's terms (0: none). */
+  synonymWeight?: number;
 }
 
 export type RetrievalChannel = 'vector' | 'lexical' | 'graph';
@@ -78,6 +87,8 @@ export interface RetrieveOptions {
    * better of its similarity to the question and to this text.
    */
   hyde?: string;
+  /** The question already understood (by ragAnswer's plan); without it retrieval understands it once. */
+  understanding?: Understanding;
   signal?: AbortSignal;
 }
 
@@ -109,6 +120,16 @@ export interface RetrievalHit {
   rerank?: { score: number; features?: Record<string, number> };
   /** Graph channel: the entities (strongest first) whose neighbourhood brought the chunk in. */
   graphEntities?: string[];
+  /**
+   * An API question's operation ranking: where the operation stood by its fields (BM25F with the
+   * action's and target's factors) and by the chunk search, and the score those fused into.
+   */
+  operation?: {
+    fieldRank: number | null;
+    searchRank: number | null;
+    score: number;
+    factors: Record<string, number>;
+  };
 }
 
 export interface StageTiming {
@@ -122,8 +143,10 @@ export interface RetrievalResult {
   correctedQuery: string | null;
   corrections: Correction[];
   filters: RetrievalFilters;
-  /** What the question asks for, and the narrowing that answered it (null: none was needed or enough). */
-  intent: QueryIntent & { narrowedTo: RetrievalFilters | null };
+  /** What the question asks for, how sure that is, and the narrowing that answered it (null: none). */
+  intent: UnderstoodIntent & { narrowedTo: RetrievalFilters | null };
+  /** Words the question was widened with (abbreviations, acronyms, clippings, synonyms). */
+  expansions: Understanding['expansions'];
   hits: RetrievalHit[];
   stats: {
     stages: StageTiming[];
@@ -157,15 +180,18 @@ function observed(result: RetrievalResult): RetrievalResult {
 }
 
 /** Work one question's searches share (a promise each, so concurrent searches wait for one). */
-interface SharedWork {
-  analysis?: Promise<AnalyzedQuery>;
+export interface SharedWork {
   embeddings?: Promise<number[][]>;
 }
 
+/** One search under one set of filters, before the intent is attached. */
+export type Searched = Omit<RetrievalResult, 'intent' | 'expansions'>;
+
 /**
- * Hybrid retrieval: query analysis (stemming, document frequencies, typo correction) → dense and
- * BM25 channels in parallel → fusion → rerank of the top candidates → optional MMR → top k.
- * Every hit says why it is there. A failing reranker degrades to the fused order with a warning.
+ * Hybrid retrieval: the question understood once (see understand/) → dense and BM25 channels in
+ * parallel → fusion → rerank of the top candidates → optional MMR → top k. An API question ranks
+ * the workspace's operations instead, one result per operation (see operation-search.ts). Every
+ * hit says why it is there. A failing reranker degrades to the fused order with a warning.
  */
 export class HybridRetriever {
   private readonly logger: Logger;
@@ -182,78 +208,107 @@ export class HybridRetriever {
   }
 
   /**
-   * Tries the intent's narrowings (endpoint questions → API operations of the asked-for type → API
-   * operations) and takes the first that finds at least min(3, k) hits, interleaved with a search
-   * under the caller's filters alone: the narrowed best comes first, and the best prose (the error
-   * reference, the runbook, a chapter the wording misled the intent about) is never pushed out
-   * of the list by operation documents. No narrowing that finds enough: the plain search alone.
+   * The question understood: corrections, expansions, action, shape, intent with its confidence
+   * and the workspace's operations ranked for it. ragAnswer's plan asks for it once and hands it
+   * back with `retrieve`; a plain search has it made here.
+   */
+  async understand(
+    workspaceId: string,
+    query: string,
+    options: { intent?: boolean } = {},
+  ): Promise<Understanding> {
+    assertWorkspaceId(workspaceId);
+    const text = query.trim();
+    if (text.length === 0) throw new RagError(ErrorCode.INVALID_INPUT, 'query must not be empty');
+    if (text.length > MAX_QUERY_LENGTH)
+      throw new RagError(ErrorCode.INVALID_INPUT, `query must be at most ${MAX_QUERY_LENGTH} characters`);
+    const graph = this.graph;
+    return understand(this.sql, workspaceId, text, {
+      typoSimilarity: this.settings.typoSimilarity,
+      synonymWeight: this.settings.synonymWeight ?? 0,
+      intent: options.intent ?? this.settings.queryAnalysis ?? true,
+      ...(graph
+        ? {
+            declaredAcronyms: async (searchText: string) =>
+              (await graph.getEntities(workspaceId, candidateEntityIds(searchText)))
+                .filter((entity) => entity.type === 'Acronym')
+                .flatMap((entity) => {
+                  const expansion = entity.aliases.find((alias) => alias.includes(' '));
+                  return expansion ? [{ term: entity.name, expansion }] : [];
+                }),
+          }
+        : {}),
+    });
+  }
+
+  /**
+   * An API question (the understanding's intent, sure enough) ranks operations, one result each,
+   * before the prose; a question for a shape or an error tries its narrowing (schemas, error
+   * sets) and takes it when it finds at least min(3, k) hits, interleaved with a search under the
+   * caller's filters alone, so the best prose (the runbook, a chapter) is never pushed out of the
+   * list. Anything else: the plain search.
    */
   async retrieve(options: RetrieveOptions): Promise<RetrievalResult> {
     const filters = parseFilters(options.filters);
     const k = options.k ?? 10;
     const analyse = options.intent ?? this.settings.queryAnalysis ?? true;
-    const worded = analyse ? detectIntent(options.query) : ({ kind: 'general' } as const);
-    // Started at once: every narrowed answer is blended with it, and the fallback is it.
-    // The searches of one question share its analysis and its query embedding: the narrowings
-    // differ only in their filters.
+    const started = performance.now();
+    const understanding =
+      options.understanding ??
+      (await this.understand(options.workspaceId, options.query, { intent: analyse }));
+    // Understanding the question is retrieval's first stage when it was not done before (a plain
+    // search); ragAnswer's plan stage times its own.
+    const analysis: StageTiming[] = options.understanding
+      ? []
+      : [{ name: 'analyze', ms: Number((performance.now() - started).toFixed(2)) }];
+    const intent: UnderstoodIntent = analyse
+      ? understanding.intent
+      : { kind: 'general', confidence: 1, reasons: ['query analysis is off'], source: 'none' };
     const shared: SharedWork = {};
-    const broad = this.search(options, shared);
-    broad.catch(() => undefined);
-    // The workspace's specs settle whether a question in plain words is about the API, and rank
-    // its operations; the operation match then replaces the narrowing by operation type, which
-    // one misread verb would empty.
-    const { intent, match } = !analyse
-      ? { intent: worded, match: null }
-      : await apiQuestion(this.sql, options.workspaceId, options.query, worded, filters);
-    const enough = Math.min(3, k);
-    const tries = match ? [{ ...filters, chunk_type: 'endpoint' }] : narrowings(intent, filters);
-    for (const narrowed of tries) {
-      const focused = await this.search(
-        // Enough operations for the match to choose among, not only the search's top k.
-        { ...options, filters: narrowed, ...(match ? { k: Math.min(MAX_K, Math.max(k, 30)) } : {}) },
-        shared,
-      );
-      if (focused.hits.length >= enough) {
-        const ranked = match ? { ...focused, hits: rankHitsByOperations(focused.hits, match, k) } : focused;
-        const blended = interleave(ranked, await broad, k);
-        return observed({ ...blended, intent: { ...intent, narrowedTo: narrowed } });
-      }
+    const search = (narrowed: RetrievalFilters, size = k) =>
+      this.search({ ...options, k: size, filters: narrowed }, understanding, shared);
+    const done = (searched: Searched, narrowedTo: RetrievalFilters | null): RetrievalResult =>
+      observed({
+        ...searched,
+        stats: { ...searched.stats, stages: [...analysis, ...searched.stats.stages] },
+        intent: { ...intent, narrowedTo },
+        expansions: understanding.expansions,
+      });
+    if (
+      intent.kind === 'endpoint' &&
+      understanding.operations.length > 0 &&
+      filters.chunk_type === undefined
+    ) {
+      const narrowed = { ...filters, chunk_type: 'endpoint' };
+      const result = await operationSearch({
+        sql: this.sql,
+        workspaceId: options.workspaceId,
+        understanding,
+        filters,
+        k,
+        focused: () => search(narrowed, Math.min(MAX_K, Math.max(k, OPERATION_CANDIDATES))),
+        broad: () => search(filters),
+        hydrate: (ids) => this.hydrate(ids),
+      });
+      if (result) return done(result, narrowed);
     }
-    return observed({ ...(await broad), intent: { ...intent, narrowedTo: null } });
-  }
-
-  /**
-   * The typo correction retrieval would apply, on its own: for a rewrite stage that reports the
-   * corrected query before anything is searched. Searching the corrected query corrects nothing
-   * further.
-   */
-  async correct(
-    workspaceId: string,
-    query: string,
-  ): Promise<{ correctedQuery: string | null; corrections: Correction[] }> {
-    assertWorkspaceId(workspaceId);
-    const analysis = await this.sql.transaction(async (tx) => {
-      await tx.query("SELECT set_config('pg_trgm.similarity_threshold', $1, true)", [
-        String(this.settings.typoSimilarity),
-      ]);
-      return analyzeQuery(tx, workspaceId, query, this.settings.typoSimilarity);
-    });
-    if (analysis.corrections.length === 0) return { correctedQuery: null, corrections: [] };
-    return {
-      correctedQuery: await this.applyCorrections(query, analysis.corrections),
-      corrections: analysis.corrections,
-    };
+    // Started at once: every narrowed answer is blended with it, and the fallback is it.
+    const broad = search(filters);
+    broad.catch(() => undefined);
+    const enough = Math.min(3, k);
+    for (const narrowed of narrowings(intent, filters)) {
+      const focused = await search(narrowed);
+      if (focused.hits.length >= enough) return done(interleave(focused, await broad, k), narrowed);
+    }
+    return done(await broad, null);
   }
 
   private async search(
     options: RetrieveOptions,
-    shared: SharedWork = {},
-  ): Promise<Omit<RetrievalResult, 'intent'>> {
-    const query = options.query.trim();
-    if (query.length === 0) throw new RagError(ErrorCode.INVALID_INPUT, 'query must not be empty');
-    if (query.length > MAX_QUERY_LENGTH) {
-      throw new RagError(ErrorCode.INVALID_INPUT, `query must be at most ${MAX_QUERY_LENGTH} characters`);
-    }
+    understanding: Understanding,
+    shared: SharedWork,
+  ): Promise<Searched> {
+    const query = understanding.query;
     const k = options.k ?? 10;
     if (!Number.isInteger(k) || k < 1 || k > MAX_K) {
       throw new RagError(ErrorCode.INVALID_INPUT, `k must be an integer from 1 to ${MAX_K}`);
@@ -274,31 +329,16 @@ export class HybridRetriever {
       }
     };
 
-    shared.analysis ??= this.sql.transaction(async (tx) => {
-      await tx.query("SELECT set_config('pg_trgm.similarity_threshold', $1, true)", [
-        String(this.settings.typoSimilarity),
-      ]);
-      return analyzeQuery(tx, options.workspaceId, query, this.settings.typoSimilarity);
-    });
-    const analysis = await time('analyze', () => shared.analysis!);
-    const correctedQuery =
-      analysis.corrections.length > 0 ? await this.applyCorrections(query, analysis.corrections) : null;
-    const searchText = correctedQuery ?? query;
+    const { correctedQuery, corrections, searchText } = understanding;
     // Searching API operations only, the words that name the kind of answer ("which endpoint",
     // "what API call") say nothing about which operation: they would only favour an operation that
     // happens to say "endpoint" (registering a webhook endpoint) over the one asked about.
     const kindWords = filters.chunk_type === 'endpoint' ? OPERATION_KIND_LEXEMES : new Set<string>();
-    const terms = [
-      ...analysis.terms.filter(
-        (term) =>
-          !kindWords.has(term.lexeme) &&
-          !analysis.corrections.some((correction) => correction.from === term.lexeme),
-      ),
-      ...analysis.corrections.map((correction) => ({
-        lexeme: correction.to,
-        count: analysis.terms.find((term) => term.lexeme === correction.from)?.count ?? 1,
-      })),
-    ];
+    // An expansion's weight scales its query-term count: BM25 sums qtf · idf · tf-part.
+    const terms = understanding.lexical.terms
+      .filter((term) => !kindWords.has(term.lexeme))
+      .map((term) => ({ lexeme: term.lexeme, count: term.count * (term.weight ?? 1) }));
+    const analysis = understanding.lexical;
 
     const empty: ChannelResult = { ids: [], scores: [], ms: 0 };
     const [dense, lexical] = await Promise.all([
@@ -448,7 +488,7 @@ export class HybridRetriever {
     return {
       query,
       correctedQuery,
-      corrections: analysis.corrections,
+      corrections,
       filters,
       hits: hits.slice(0, k),
       stats: {
@@ -458,34 +498,9 @@ export class HybridRetriever {
         warnings,
         fusion: { method: options.fusion ?? this.settings.fusion, weights: fusion.weights },
         queryEntities: graph?.queryEntities ?? [],
-        unknownTerms: analysis.terms
-          .map((term) => term.lexeme)
-          .filter(
-            (lexeme) =>
-              lexeme.length >= 4 &&
-              !/\d/.test(lexeme) &&
-              (analysis.documentFrequency.get(lexeme) ?? 0) === 0 &&
-              !analysis.corrections.some((correction) => correction.from === lexeme),
-          ),
+        unknownTerms: understanding.unknownTerms,
       },
     };
-  }
-
-  /** Rewrites each query word whose lexeme was corrected; the rest of the query is kept as typed. */
-  private async applyCorrections(query: string, corrections: readonly Correction[]): Promise<string> {
-    const words = query.split(/(\s+)/);
-    const lexemes = await this.sql.query<{ word: string; lexeme: string | null }>(
-      `SELECT w.word, (SELECT t.lexeme FROM unnest(to_tsvector('english', w.word)) AS t LIMIT 1) AS lexeme
-       FROM unnest($1::text[]) AS w(word)`,
-      [words.filter((word) => word.trim() !== '')],
-    );
-    const byWord = new Map(lexemes.rows.map((row) => [row.word, row.lexeme]));
-    return words
-      .map((word) => {
-        const correction = corrections.find((candidate) => candidate.from === byWord.get(word));
-        return correction ? correction.to : word;
-      })
-      .join('');
   }
 
   private async stableChunkIds(ids: readonly number[]): Promise<string[]> {
@@ -497,7 +512,7 @@ export class HybridRetriever {
     return result.rows.map((row) => row.chunk_id);
   }
 
-  private async hydrate(ids: readonly number[]) {
+  async hydrate(ids: readonly number[]) {
     if (ids.length === 0) return new Map<number, Omit<RetrievalHit, 'score' | 'fusedScore' | 'channels'>>();
     const result = await this.sql.query<{
       id: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { questionShape } from './question.js';
+import { questionShape } from './shape.js';
 
 describe('questionShape', () => {
   it.each([

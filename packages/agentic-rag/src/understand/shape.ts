@@ -1,12 +1,22 @@
-import { stem } from '../../embed/index.js';
-import { contentStems } from '../text.js';
+import { stem } from '../embed/index.js';
+import { contentStems } from '../lexicon/index.js';
 
 /**
  * What a question asks for, read from its wording alone. A question may ask for several things
  * ("How long is a token valid, and can it be refreshed?" wants a number and a yes/no), so this is
  * a set, not one label.
  */
-export type Ask = 'number' | 'definition' | 'steps' | 'list' | 'yes-no' | 'reason' | 'operation' | 'entity';
+export type Ask =
+  | 'number'
+  | 'definition'
+  | 'steps'
+  | 'list'
+  | 'yes-no'
+  | 'reason'
+  | 'operation'
+  | 'entity'
+  | 'option'
+  | 'difference';
 
 export interface QuestionShape {
   asks: ReadonlySet<Ask>;
@@ -17,11 +27,22 @@ export interface QuestionShape {
   focus: string[];
   /** "How long is it valid, and can it be refreshed?": a second question joined to the first. */
   multiPart: boolean;
+  /** The two things a question of difference compares ("fetch" and "pull"), as content stems. */
+  compared: [string[], string[]] | null;
 }
 
 // The patterns read the lower-cased question. Each says which wording signals the kind, so that a
 // new kind of question is a new row here, not a special case in the synthesis.
 const ASKS: ReadonlyArray<[Ask, RegExp]> = [
+  [
+    'option',
+    // "which option dumps only the schema", "what flag", "is there a switch to …", "the parameter that …"
+    /\b(which|what|is there an?|the|an?) (command[- ]line )?(options?|flags?|switch(es)?|parameters?|arguments?|settings?|keywords?|clauses?|modifiers?)\b|\b(options?|flags?|switch|parameters?|arguments?) (to|for|that|which)\b/,
+  ],
+  [
+    'difference',
+    /\bdifferen(ce|t|ces)\b.*\b(between|from)\b|\b(vs\.?|versus)\b|\bcompare[sd]?\b|\bdiffers?\b|\b(rather than|instead of)\b|\bwhen (should|do|would) (i|we|you) use\b.*\bor\b/,
+  ],
   [
     'number',
     /\bhow (many|much|long|often|far|big|large|soon|old|deep|high|low|fast|quickly)\b|\b(limit|limits|maximum|minimum|max|min|threshold|timeout|duration|size|percentage|ratio|factor|divisor|price|cost|fee|rate|credit|sla|uptime|at what)\b|\bper (second|minute|hour|day|week|month|request)\b|\bwhat (time|date|version)\b/,
@@ -97,7 +118,34 @@ export function questionShape(query: string, intent = 'general'): QuestionShape 
   for (const [ask, pattern] of ASKS) if (pattern.test(lower)) asks.add(ask);
   if (intent === 'entity') asks.add('entity');
   const focus = [...new Set(contentStems(query))].filter((word) => !KIND_WORDS.has(word));
-  return { asks, focus, multiPart: multiPart(query) };
+  return {
+    asks,
+    focus,
+    multiPart: multiPart(query),
+    compared: asks.has('difference') ? compared(query) : null,
+  };
+}
+
+/**
+ * The two sides of a comparison: "the difference between X and Y", "X vs Y", "X rather than Y",
+ * "should I use X or Y". Each side's content stems; null when the sides cannot be read.
+ */
+function compared(query: string): [string[], string[]] | null {
+  const lower = query.toLowerCase().replace(/[?.!]+$/, '');
+  const patterns = [
+    /\bbetween (.+?) and (.+?)(?:[,;]|$| when | for | in )/,
+    /(?:^|\b(?:is|are|use|using|choose|pick)\s+)(.+?)\s+(?:vs\.?|versus|or|rather than|instead of|compared (?:to|with))\s+(.+?)(?:[,;]|$| when | for )/,
+    /\bdoes (.+?) differ from (.+?)(?:[,;]|$)/,
+    /\bcompare (.+?) (?:with|to|and) (.+?)(?:[,;]|$)/,
+  ];
+  for (const pattern of patterns) {
+    const match = pattern.exec(lower);
+    if (!match) continue;
+    const left = contentStems(match[1]!).filter((word) => !KIND_WORDS.has(word));
+    const right = contentStems(match[2]!).filter((word) => !KIND_WORDS.has(word));
+    if (left.length > 0 && right.length > 0) return [left.slice(-3), right.slice(0, 3)];
+  }
+  return null;
 }
 
 function multiPart(query: string): boolean {

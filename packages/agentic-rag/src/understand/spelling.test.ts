@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTypoOf } from './query-analysis.js';
+import { isTypoOf } from './spelling.js';
 
 describe('isTypoOf', () => {
   // Left: the query's stemmed word; right: a lexeme of the workspace.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectAction, detectIntent, narrowings } from './intent.js';
+import { detectIntent } from './wording.js';
 
 describe('detectIntent', () => {
   it.each([
@@ -27,66 +27,16 @@ describe('detectIntent', () => {
     ['failed request', { kind: 'error' }],
     ['exception handling', { kind: 'error' }],
   ])('%s', (query, expected) => {
-    expect(detectIntent(query)).toEqual(expected);
+    expect(detectIntent(query)).toMatchObject(expected);
   });
 });
 
-describe('narrowings', () => {
-  it('goes from the operation type to the chunk type, keeping the caller’s filters', () => {
-    expect(narrowings({ kind: 'endpoint', operationType: 'create' }, { sourcePrefix: 'api/' })).toEqual([
-      { sourcePrefix: 'api/', chunk_type: 'endpoint', operation_type: 'create' },
-      { sourcePrefix: 'api/', chunk_type: 'endpoint' },
-    ]);
-    expect(narrowings({ kind: 'error' }, {})).toEqual([{ chunk_type: 'errors' }]);
-  });
-
-  it('never overrides a chunk type the caller chose, and leaves general questions alone', () => {
-    expect(narrowings({ kind: 'endpoint' }, { chunk_type: 'schema' })).toEqual([]);
-    expect(narrowings({ kind: 'general' }, {})).toEqual([]);
-  });
-});
-
-describe('detectAction', () => {
-  it.each([
-    ['How do I add a warehouse?', 'create', 'strong'],
-    ['How do I set up a new store?', 'create', 'strong'],
-    ['Can I import 300 stores?', 'create', 'strong'],
-    ['How do I get rid of a returns centre?', 'delete', 'strong'],
-    ['Void the label of this order', 'delete', 'strong'],
-    ['How do I stop receiving notifications?', 'delete', 'strong'],
-    ['I want to rename a drop-off point', 'update', 'strong'],
-    ['Upload a new rate card, replacing the old one', 'update', 'strong'],
-    ['Show me every location', 'list', 'weak'],
-    ['Find all parcels sent this week', 'list', 'weak'],
-    ['Look up the details of a specific warehouse', 'read', 'weak'],
-    ['Download the label of a shipment', 'read', 'weak'],
-    ['Which carriers are connected to my account?', 'list', 'weak'],
-    // what the question rules out or describes as done is not what it asks for
-    ['Check an address without creating a location', undefined, 'none'],
-    ['How do I see which webhooks we have set up?', 'read', 'weak'],
-  ])('%s → %s (%s)', (query, operationType, strength) => {
-    const action = detectAction(query);
-    expect(action.operationType).toBe(operationType);
-    expect(action.strength).toBe(strength);
-  });
-
-  it.each([
-    ['How can I create many locations in one request?', true],
-    ['Register several warehouses at once', true],
-    ['How many levels deep can a hierarchy be?', false],
-    ['Create a location', false],
-  ])('%s: many at once is %s', (query, bulk) => {
-    expect(detectAction(query).bulk).toBe(bulk);
-  });
-
-  it.each([
-    ['How do I remove a location?', true],
-    ['Show me every location', true],
-    ['Delete this shipment', true],
-    ['What print darkness does the label supplier recommend?', false],
-    ['What was the root cause of the label outage?', false],
-    ['What values can a location type take?', false],
-  ])('%s asks for something to be done: %s', (query, asks) => {
-    expect(detectAction(query).asks).toBe(asks);
+describe('the word that made a schema or error question', () => {
+  it('is kept, so a spec that names a resource by it can overrule the wording', () => {
+    expect(detectIntent('pull all the fields of a single ticket')).toEqual({
+      kind: 'schema',
+      trigger: 'fields',
+    });
+    expect(detectIntent('Why does the API return 409?')).toEqual({ kind: 'error', trigger: '409' });
   });
 });

@@ -1,10 +1,6 @@
-import type { Correction } from '../../retrieve/index.js';
+import { questionShape, type Correction } from '../../understand/index.js';
 import type { Source } from '../sources.js';
 import { contentStems } from '../text.js';
-import { questionShape } from './question.js';
-
-/** A typo correction this close counts as the word the user meant ("pomp" → "pomdp"). */
-const TRUSTED_CORRECTION = 0.45;
 
 /**
  * How well the best source covers the question: the largest share of the question's focus
@@ -12,10 +8,8 @@ const TRUSTED_CORRECTION = 0.45;
  * source contains, in its text or title; for a question of several parts, that two sources
  * contain between them. Retrieval always returns its
  * nearest chunks, relevant or not; this is what tells "the knowledge base says" from "the
- * knowledge base has something vaguely similar". The question is taken as the user wrote it: a
- * word counts through its typo correction only when the correction is close, so "capital"
- * corrected to "cap" does not make a question about capitals answerable. Tool results count as
- * full evidence.
+ * knowledge base has something vaguely similar". The question is taken as the user wrote it; a
+ * misspelt word counts through its correction. Tool results count as full evidence.
  */
 export function evidence(
   query: string,
@@ -26,17 +20,14 @@ export function evidence(
   // wanted, and no passage has to contain them.
   const shape = questionShape(query);
   const wanted = shape.focus;
-  // Corrections name Postgres lexemes ("capit"), which stem a little differently from ours.
-  // Prefixes of three letters or fewer relate too much ("po" and "pomdp"): those must be equal.
-  const related = (stem: string, lexeme: string) =>
-    stem === lexeme ||
-    (Math.min(stem.length, lexeme.length) > 3 && (stem.startsWith(lexeme) || lexeme.startsWith(stem)));
+  // A misspelt word counts through its correction (which has evidence: the corpus uses the
+  // corrected word beside the question's others). Both are read as our stems.
   const alternatives = new Map<string, string[]>(
     wanted.map((stem) => [
       stem,
       corrections
-        .filter((correction) => correction.similarity >= TRUSTED_CORRECTION && related(stem, correction.from))
-        .map((correction) => correction.to),
+        .filter((correction) => contentStems(correction.from).includes(stem))
+        .flatMap((correction) => contentStems(correction.to)),
     ]),
   );
   let best: { score: number; best: Source | null } = { score: 0, best: null };
@@ -46,9 +37,7 @@ export function evidence(
     if (wanted.length === 0) continue;
     const stems = new Set(contentStems(`${source.title ?? ''} ${source.text}`));
     const covered = wanted.filter(
-      (stem) =>
-        stems.has(stem) ||
-        alternatives.get(stem)!.some((lexeme) => [...stems].some((known) => related(known, lexeme))),
+      (stem) => stems.has(stem) || alternatives.get(stem)!.some((alternative) => stems.has(alternative)),
     );
     coverage.push({ source, covered: new Set(covered) });
     const score = covered.length / wanted.length;

@@ -7,7 +7,7 @@
 import type { Source } from '../sources.js';
 import { overlap, type TextUnit } from '../text.js';
 import { findInjections } from '../injection.js';
-import type { Ask } from './question.js';
+import type { Ask } from '../../understand/index.js';
 import {
   hasNumber,
   isFragment,

@@ -1,7 +1,7 @@
-import { candidateEntityIds, type GraphStore } from '../../graph/index.js';
-import type { Correction, HybridRetriever } from '../../retrieve/index.js';
+import type { Correction, Understanding } from '../../understand/index.js';
 
 export interface Rewrite {
+  /** What is searched and answered: the question with its corrections and declared long forms. */
   query: string;
   corrections: Correction[];
   /** Long forms added for acronyms the knowledge base declares (`POMDP` → its expansion). */
@@ -9,28 +9,16 @@ export interface Rewrite {
 }
 
 /**
- * Normalises whitespace, applies the retriever's typo corrections (reported, never silent) and
- * adds the declared long form of each acronym the question uses, so passages that only spell it
- * out are found too.
+ * The understood question as the later stages read it: corrections applied (reported, never
+ * silent) and each acronym the knowledge base declares followed by its long form, so passages
+ * that only spell it out are found too. Nothing is analysed again here.
  */
-export async function rewrite(
-  retriever: HybridRetriever,
-  graph: GraphStore,
-  workspaceId: string,
-  query: string,
-): Promise<Rewrite> {
-  const normalized = query.replace(/\s+/g, ' ').trim();
-  const { correctedQuery, corrections } = await retriever.correct(workspaceId, normalized);
-  let rewritten = correctedQuery ?? normalized;
-  const acronyms = (await graph.getEntities(workspaceId, candidateEntityIds(rewritten))).filter(
-    (entity) => entity.type === 'Acronym' && entity.aliases.length > 0,
-  );
-  const expansions: Rewrite['expansions'] = [];
-  for (const acronym of acronyms) {
-    const expansion = acronym.aliases.find((alias) => alias.includes(' '));
-    if (!expansion || rewritten.toLowerCase().includes(expansion.toLowerCase())) continue;
-    expansions.push({ term: acronym.name, expansion });
-    rewritten = `${rewritten} (${expansion})`;
-  }
-  return { query: rewritten, corrections, expansions };
+export function rewrite(understanding: Understanding): Rewrite {
+  return {
+    query: understanding.searchText,
+    corrections: understanding.corrections,
+    expansions: understanding.expansions
+      .filter((expansion) => expansion.source === 'declared')
+      .map((expansion) => ({ term: expansion.word, expansion: expansion.expansion })),
+  };
 }

@@ -2,7 +2,7 @@ import { findInjections } from '../injection.js';
 import type { Source } from '../sources.js';
 import { contentStems, splitSentences } from '../text.js';
 import type { SelfCheck } from '../types.js';
-import { questionShape } from './question.js';
+import { questionShape } from '../../understand/index.js';
 import { injectionsIn } from './suspicion.js';
 import { isFragment } from './unit-shape.js';
 

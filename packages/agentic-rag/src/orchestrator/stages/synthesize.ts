@@ -5,7 +5,7 @@ import { injectionsIn } from './suspicion.js';
 import type { Source } from '../sources.js';
 import { contentStems, splitSentences, splitUnits, type TextUnit } from '../text.js';
 import { choose, expand, MAX_UNIT_LENGTH, NUMBER_FIT, unaddressed, type Candidate } from './passage.js';
-import { questionShape, type Ask } from './question.js';
+import { questionShape, type QuestionShape } from '../../understand/index.js';
 import {
   givesReason,
   hasNumber,
@@ -146,7 +146,7 @@ export function extractiveAnswer(
         siblings,
         stems,
         own,
-        base: baseScore(source, unit, shape.asks, operations, identifiers, !!operation, focus),
+        base: baseScore(source, unit, shape, operations, identifiers, !!operation, focus),
         operation: operation ?? null,
         named: names.some((name) => name.test(unit.text)),
         suspicious,
@@ -279,12 +279,13 @@ function quotable(unit: TextUnit, suspicious: boolean): boolean {
 function baseScore(
   source: Source,
   unit: TextUnit,
-  asks: ReadonlySet<Ask>,
+  shape: QuestionShape,
   operations: boolean,
   identifiers: ReadonlyArray<{ strong: RegExp; weak: RegExp | null }>,
   inOperation: boolean,
   focus: readonly string[],
 ): number {
+  const { asks } = shape;
   const text = unit.text;
   const exact = identifiers.some((identifier) => identifier.strong.test(text))
     ? 0.4
@@ -298,6 +299,12 @@ function baseScore(
   if ((asks.has('list') || asks.has('steps')) && unit.kind !== 'sentence') fit += WEAK_FIT;
   if (asks.has('yes-no') && isDecisive(text)) fit += DECISIVE_FIT;
   if (asks.has('reason') && givesReason(text)) fit += KIND_FIT;
+  // Which option: the term line of a definition list ("`-a`, `--data-only`: Dump only the data")
+  // names the option and says what it does; any unit naming a flag or a keyword helps less.
+  if (asks.has('option'))
+    fit += OPENS_WITH_TERM.test(text) ? DEFINES_FOCUS_FIT : NAMES_OPTION.test(text) ? WEAK_FIT : 0;
+  // A difference is told by a sentence that names both sides.
+  if (asks.has('difference') && shape.compared && namesBoth(text, shape.compared)) fit += DEFINES_FOCUS_FIT;
   if (operations && (OPERATION_REFERENCE.test(text) || inOperation)) fit += KIND_FIT;
   const reference = source.origin === 'reference' ? -0.1 : 0;
   // A catalogue line that names many codes at once ("`400`: malformed (`A`, `B`, `C`)") says a
@@ -311,6 +318,16 @@ function baseScore(
       ? -0.1
       : 0;
   return 0.2 / (1 + source.rank) + exact + fit + reference + catalogue;
+}
+
+/** A definition-list term line: `` `-j`, `--jobs`: … `` or a signature `copytree(src, dst, …): …`. */
+const OPENS_WITH_TERM = /^(`[^`]+`(,\s*`[^`]+`)*|[\w.]+\([^)]*\))\s*:\s/;
+/** A flag (`--jobs`, `-j`) or a keyword written as code (`CONCURRENTLY`). */
+const NAMES_OPTION = /(^|[\s`(])--?[A-Za-z][\w-]*|`[A-Z][A-Z_ ]{2,}`|`\w+=/;
+
+function namesBoth(text: string, [left, right]: [string[], string[]]): boolean {
+  const stems = new Set(contentStems(text));
+  return left.some((word) => stems.has(word)) && right.some((word) => stems.has(word));
 }
 
 /** "An idempotency key is …", "**Cursor** — a token that …": the unit opens by defining the focus. */

@@ -4,7 +4,7 @@ import { singleChunkDocument } from '../../../../../test/documents.js';
 import type { Sql } from '../../db/index.js';
 import { CorpusStore, type WriteDocumentInput } from '../../store/index.js';
 import { bm25Channel, type Bm25Options } from '../channels.js';
-import { analyzeQuery } from '../query-analysis.js';
+import { analyzeLexemes } from '../../understand/index.js';
 import { blockMaxBm25 } from './block-max.js';
 import { rebuildLexicalSummaries, refreshLexicalSummaries } from '../../store/index.js';
 
@@ -63,7 +63,7 @@ describe.each(testBackends())('block-max BM25 on $name', (backend) => {
   const compareWithFull = async (): Promise<Set<string>> => {
     const strategies = new Set<string>();
     for (const query of QUERIES) {
-      const analysis = await analyzeQuery(sql, workspace, query, 0.3);
+      const analysis = await analyzeLexemes(sql, workspace, query);
       for (const settings of SETTINGS) {
         const run = (pruning: boolean) =>
           bm25Channel(sql, {

@@ -6,7 +6,7 @@ import { singleChunkDocument } from '../../../../../test/documents.js';
 import { DEFAULT_MIGRATIONS_DIR, migrate, PgliteSql, type Sql } from '../../db/index.js';
 import { CorpusStore } from '../../store/index.js';
 import { bm25Channel } from '../channels.js';
-import { analyzeQuery } from '../query-analysis.js';
+import { analyzeLexemes } from '../../understand/index.js';
 
 const MIGRATION = '2026-11-27_2_lexical_ranges.sql';
 
@@ -55,7 +55,7 @@ describe('the lexical ranges migration', () => {
       { range_no: 1, max_tf: 2 },
     ]);
 
-    const analysis = await analyzeQuery(sql, 'backfill', 'falcon night', 0.3);
+    const analysis = await analyzeLexemes(sql, 'backfill', 'falcon night');
     const run = (pruning: boolean) =>
       bm25Channel(sql, {
         workspaceId: 'backfill',

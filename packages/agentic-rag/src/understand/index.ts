@@ -1,0 +1,12 @@
+export { API_CONFIDENCE, decideIntent, operationCoverage } from './intent.js';
+export type { IntentEvidence, UnderstoodIntent } from './intent.js';
+export { analyzeLexemes } from './lexemes.js';
+export type { LexicalQuery, LexicalTerm } from './lexemes.js';
+export { questionShape } from './shape.js';
+export type { Ask, QuestionShape } from './shape.js';
+export { correctSpelling, editDistance, isKnownWord, isTypoOf, wordStatistics } from './spelling.js';
+export type { Correction, WordStatistics } from './spelling.js';
+export { understand } from './understanding.js';
+export type { Expansion, ExpansionSource, UnderstandOptions, Understanding } from './understanding.js';
+export { detectIntent } from './wording.js';
+export type { IntentKind, QueryIntent } from './wording.js';

@@ -1,0 +1,231 @@
+import type { Sql, SqlExecutor } from '../db/index.js';
+import { englishWords, inWordNet, type Token } from '../lexicon/index.js';
+
+/**
+ * Typo correction that never "corrects" a real word. A word is left alone when English has it
+ * (Hunspell's American or British dictionary, or WordNet), when the workspace's corpus has it,
+ * or when it is a name (a flag, an identifier, a path, an extension, a number). Only what is
+ * left — a word nobody spells that way — is corrected, and only to a word the corpus uses close
+ * by (one edit for a short word, two for a longer one) that has evidence: it occurs in a passage
+ * together with another word of the question, so "relase a repo" becomes "release", not "relate".
+ * Every correction is reported with its evidence.
+ */
+export interface Correction {
+  /** The word as typed. */
+  from: string;
+  /** The word it was corrected to. */
+  to: string;
+  /** 1 − edit distance / length of the longer word. */
+  similarity: number;
+  /** Passages holding the corrected word together with another word of the question (or, alone, at all). */
+  evidence: number;
+}
+
+const MIN_LENGTH = 4;
+const SUGGESTIONS = 8;
+
+/** How many edits a word of this length may be from its correction. */
+function allowedEdits(word: string): number {
+  return word.length <= 5 ? 1 : 2;
+}
+
+export function isTypoOf(word: string, candidate: string): boolean {
+  return editDistance(word, candidate) <= allowedEdits(word);
+}
+
+/** Optimal string alignment distance (Damerau–Levenshtein without repeated edits of one span). */
+export function editDistance(left: string, right: string): number {
+  const rows = left.length + 1;
+  const columns = right.length + 1;
+  const distance: number[][] = Array.from({ length: rows }, (_, row) =>
+    Array.from({ length: columns }, (_, column) => (row === 0 ? column : column === 0 ? row : 0)),
+  );
+  for (let row = 1; row < rows; row++) {
+    for (let column = 1; column < columns; column++) {
+      const cost = left[row - 1] === right[column - 1] ? 0 : 1;
+      let best = Math.min(
+        distance[row - 1]![column]! + 1,
+        distance[row]![column - 1]! + 1,
+        distance[row - 1]![column - 1]! + cost,
+      );
+      if (row > 1 && column > 1 && left[row - 1] === right[column - 2] && left[row - 2] === right[column - 1])
+        best = Math.min(best, distance[row - 2]![column - 2]! + 1);
+      distance[row]![column] = best;
+    }
+  }
+  return distance[left.length]![right.length]!;
+}
+
+/** What the corpus says of a word: its lexeme (as the lexical index stems it) and how many chunks hold it. */
+export interface WordStatistics {
+  lexeme: string | null;
+  df: number;
+}
+
+/**
+ * Whether a word (lower case) needs no correction: known to the corpus, too short to judge, or
+ * English. An acronym ("POMP", "GDPR") is a name, not an English word: only the corpus knows it.
+ */
+export function isKnownWord(word: string, statistics: WordStatistics | undefined, acronym = false): boolean {
+  if (word.length < MIN_LENGTH || /[\d_]/.test(word)) return true;
+  if ((statistics?.df ?? 0) > 0) return true;
+  if (statistics && statistics.lexeme === null) return true; // a stop word
+  if (acronym) return false;
+  const english = englishWords();
+  return english.isWord(word) || inWordNet(word);
+}
+
+/**
+ * Lexemes and document frequencies of words (lower case), as the chunks' tsvectors have them: one
+ * query for all of them.
+ */
+export async function wordStatistics(
+  sql: SqlExecutor,
+  workspaceId: string,
+  words: readonly string[],
+): Promise<Map<string, WordStatistics>> {
+  const unique = [...new Set(words)];
+  if (unique.length === 0) return new Map();
+  const result = await sql.query<{ word: string; lexeme: string | null; df: number | null }>(
+    `SELECT w.word, l.lexeme, coalesce(v.df, 0) AS df
+       FROM unnest($2::text[]) AS w(word)
+       LEFT JOIN LATERAL (SELECT t.lexeme FROM unnest(to_tsvector('english', w.word)) AS t LIMIT 1) AS l ON true
+       LEFT JOIN rag_vocabulary v ON v.workspace_id = $1 AND v.lexeme = l.lexeme`,
+    [workspaceId, unique],
+  );
+  return new Map(result.rows.map((row) => [row.word, { lexeme: row.lexeme, df: Number(row.df ?? 0) }]));
+}
+
+/**
+ * Corrections for the question's unknown words. `statistics` holds every word token's lexeme and
+ * document frequency (from `wordStatistics`).
+ */
+export async function correctSpelling(
+  sql: Sql,
+  workspaceId: string,
+  tokens: readonly Token[],
+  statistics: ReadonlyMap<string, WordStatistics>,
+  similarityThreshold: number,
+): Promise<Correction[]> {
+  const unknown = tokens.filter(
+    (token) =>
+      (token.kind === 'word' || token.kind === 'acronym') &&
+      !isKnownWord(token.lower, statistics.get(token.lower), token.kind === 'acronym'),
+  );
+  if (unknown.length === 0) return [];
+  // The question's other words the corpus knows: a correction must meet one of them somewhere.
+  const context = [
+    ...new Set(
+      tokens
+        .map((token) => statistics.get(token.lower))
+        .filter((entry): entry is WordStatistics => !!entry && entry.lexeme !== null && entry.df > 0)
+        .map((entry) => entry.lexeme!),
+    ),
+  ];
+  const corrections: Correction[] = [];
+  for (const token of unknown) {
+    const word = token.lower;
+    const candidates = new Set<string>();
+    // English words a speller would offer (acronyms are names: only the corpus may correct them).
+    if (token.kind === 'word') for (const suggestion of suggest(word)) candidates.add(suggestion);
+    // And the corpus's own vocabulary, which holds the names no dictionary has ("webhook", "pomdp").
+    const lexeme = statistics.get(word)?.lexeme ?? word;
+    // `%` uses the trigram index at the threshold set for this transaction.
+    const near = await sql.transaction(async (tx) => {
+      await tx.query("SELECT set_config('pg_trgm.similarity_threshold', $1, true)", [
+        String(similarityThreshold),
+      ]);
+      return tx.query<{ lexeme: string }>(
+        `SELECT l.lexeme FROM rag_lexicon l
+          WHERE l.workspace_id = $1 AND l.lexeme % $2 AND similarity(l.lexeme, $2) >= $3
+          ORDER BY similarity(l.lexeme, $2) DESC, l.lexeme LIMIT 5`,
+        [workspaceId, lexeme, similarityThreshold],
+      );
+    });
+    // A lexeme is a stem ("valu"), not a word: the corpus's own spelling of it is the candidate.
+    for (const row of near.rows) {
+      const surface = await surfaceForm(sql, workspaceId, row.lexeme);
+      if (surface) candidates.add(surface);
+    }
+    const close = [...candidates].filter((candidate) => candidate !== word && isTypoOf(word, candidate));
+    if (close.length === 0) continue;
+    const known = await wordStatistics(sql, workspaceId, close);
+    const present = close.filter((candidate) => (known.get(candidate)?.df ?? 0) > 0);
+    if (present.length === 0) continue;
+    const evidence = await cooccurrence(
+      sql,
+      workspaceId,
+      present.map((candidate) => known.get(candidate)!.lexeme!),
+      context,
+    );
+    const scored = present
+      .map((candidate) => {
+        const lexemeOf = known.get(candidate)!.lexeme!;
+        return {
+          candidate,
+          evidence: context.length > 0 ? (evidence.get(lexemeOf) ?? 0) : known.get(candidate)!.df,
+          distance: editDistance(word, candidate),
+          df: known.get(candidate)!.df,
+        };
+      })
+      .filter((entry) => entry.evidence > 0)
+      .sort(
+        (left, right) =>
+          left.distance - right.distance ||
+          right.evidence - left.evidence ||
+          right.df - left.df ||
+          (left.candidate < right.candidate ? -1 : 1),
+      );
+    const best = scored[0];
+    if (!best) continue;
+    corrections.push({
+      from: token.text,
+      to: token.kind === 'acronym' ? best.candidate.toUpperCase() : best.candidate,
+      similarity: Number((1 - best.distance / Math.max(word.length, best.candidate.length)).toFixed(4)),
+      evidence: best.evidence,
+    });
+  }
+  return corrections;
+}
+
+/** A word of some chunk holding the lexeme that stems to it, as the chunk writes it (lower case). */
+async function surfaceForm(sql: SqlExecutor, workspaceId: string, lexeme: string): Promise<string | null> {
+  const result = await sql.query<{ word: string }>(
+    `SELECT w.word
+       FROM (SELECT c.text FROM rag_chunk_terms t JOIN rag_chunks c ON c.id = t.chunk_id
+              WHERE t.workspace_id = $1 AND t.lexeme = $2 LIMIT 1) AS chunk,
+            LATERAL unnest(regexp_split_to_array(lower(chunk.text), '[^[:alnum:]]+')) AS w(word)
+      WHERE length(w.word) > 0
+        AND (SELECT l.lexeme FROM unnest(to_tsvector('english', w.word)) AS l LIMIT 1) = $2
+      GROUP BY w.word ORDER BY count(*) DESC, w.word LIMIT 1`,
+    [workspaceId, lexeme],
+  );
+  return result.rows[0]?.word ?? null;
+}
+
+function suggest(word: string): string[] {
+  return englishWords()
+    .suggest(word)
+    .slice(0, SUGGESTIONS)
+    .map((suggestion) => suggestion.toLowerCase());
+}
+
+/** Per candidate lexeme: chunks that hold it and at least one of the context lexemes. */
+async function cooccurrence(
+  sql: SqlExecutor,
+  workspaceId: string,
+  candidates: readonly string[],
+  context: readonly string[],
+): Promise<Map<string, number>> {
+  if (candidates.length === 0 || context.length === 0) return new Map();
+  const result = await sql.query<{ lexeme: string; chunks: number }>(
+    `SELECT t.lexeme, count(DISTINCT t.chunk_id)::int AS chunks
+       FROM rag_chunk_terms t
+      WHERE t.workspace_id = $1 AND t.lexeme = ANY($2::text[])
+        AND EXISTS (SELECT 1 FROM rag_chunk_terms o
+                     WHERE o.workspace_id = $1 AND o.chunk_id = t.chunk_id AND o.lexeme = ANY($3::text[]))
+      GROUP BY t.lexeme`,
+    [workspaceId, [...new Set(candidates)], [...new Set(context)]],
+  );
+  return new Map(result.rows.map((row) => [row.lexeme, Number(row.chunks)]));
+}
