@@ -224,7 +224,16 @@ async function manualPages(set: ManualSet): Promise<string[]> {
   return found.sort();
 }
 
-const normalise = (text: string) => text.replace(/\s+/g, ' ').toLowerCase();
+/**
+ * What a reader sees of an answer, for matching facts: Markdown's code and emphasis marks dropped
+ * ("at least one `UNIQUE` index" reads "at least one UNIQUE index"), whitespace collapsed, lower case.
+ */
+export const readable = (text: string) =>
+  text
+    .replace(/`+/g, '')
+    .replace(/(\*\*|__|(?<![\w*])\*(?!\s)|(?<!\w)_(?!\s))/g, '')
+    .replace(/\s+/g, ' ')
+    .toLowerCase();
 
 /**
  * Every question of each manual (of the chosen splits) through search and ragAnswer. The pages are
@@ -277,8 +286,8 @@ export async function runManuals(
         const answered = await deps.orchestrator.answer({ query: question.question, workspaceId });
         const systemFirst = searched.hits[0] ? pageOf(searched.hits[0].sourcePath) : null;
         const baselineFirst = baseline.search(question.question, 1)[0] ?? null;
-        const text = normalise(answered.refused ? '' : answered.answer);
-        const found = question.facts.filter((fact) => text.includes(normalise(fact)));
+        const text = readable(answered.refused ? '' : answered.answer);
+        const found = question.facts.filter((fact) => text.includes(readable(fact)));
         results.push({
           id: question.id,
           style: question.style,

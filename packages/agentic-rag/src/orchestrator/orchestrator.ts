@@ -469,7 +469,14 @@ export class RagOrchestrator {
       run.warnings.push(...run.missing);
       return 'refuse';
     }
-    const names = toolAnswered ? [] : unknownNames(run.input.query, run.retrieval?.stats.unknownTerms ?? []);
+    const names = toolAnswered
+      ? []
+      : [
+          ...new Set([
+            ...(run.understanding?.unknownNames ?? []),
+            ...unknownNames(run.input.query, run.retrieval?.stats.unknownTerms ?? []),
+          ]),
+        ];
     if (names.length > 0) {
       run.warnings.push(`the question names ${names.join(', ')}, which the knowledge base never mentions`);
       return 'refuse';

@@ -60,6 +60,12 @@ export interface Understanding {
    * lexemes: what the question is about, when the corpus does not cover it.
    */
   unknownTerms: string[];
+  /**
+   * Names the question uses that the corpus never mentions, as written: an acronym ("TDE"), an
+   * identifier or code (`pg_stat_statements`). A question about a named thing the corpus does not
+   * know is out of its scope however many of its other words match.
+   */
+  unknownNames: string[];
 }
 
 export type ExpansionSource = 'abbreviation' | 'acronym' | 'declared' | 'clipping' | 'synonym';
@@ -259,6 +265,12 @@ export async function understand(
         .filter((lexeme) => lexeme.length >= 4 && !/\d/.test(lexeme)),
     ),
   ];
+  // A name the corpus spells out in full ("CI" → continuous integration) is not unknown.
+  const explained = new Set([
+    ...correctedWords,
+    ...expansions.map((expansion) => expansion.word.toLowerCase()),
+  ]);
+  const unknownNames = await namesNotInCorpus(sql, workspaceId, tokens, statistics, explained);
   return {
     workspaceId,
     query,
@@ -275,7 +287,73 @@ export async function understand(
     operations,
     operationSearch: api.index.size > 0 ? { index: api.index, query: operationQuery } : null,
     unknownTerms,
+    unknownNames,
   };
+}
+
+/** Names checked against the chunks' text itself (a lexeme match would split them into parts). */
+const MAX_NAME_CHECKS = 3;
+
+/**
+ * The question's names the corpus never mentions: an acronym no chunk holds, or an identifier
+ * (`pg_stat_statements`, `shutil.copy2`) no chunk's text contains as written (case aside). Stems
+ * cannot tell: Postgres reads `pg_stat_statements` as pg, stat, statement, which any manual has.
+ */
+async function namesNotInCorpus(
+  sql: Sql,
+  workspaceId: string,
+  tokens: readonly Token[],
+  statistics: ReadonlyMap<string, WordStatistics>,
+  corrected: ReadonlySet<string>,
+): Promise<string[]> {
+  const names: string[] = [];
+  for (const token of tokens) {
+    const known = statistics.get(token.lower);
+    // A stop word in capitals ("the DO statement", "FOR EACH ROW") is no name the corpus could hold.
+    if (
+      token.kind === 'acronym' &&
+      !corrected.has(token.lower) &&
+      known &&
+      known.lexeme !== null &&
+      known.df === 0
+    )
+      names.push(token.text);
+  }
+  const identifiers = tokens
+    .filter((token) => (token.kind === 'identifier' || token.kind === 'code') && /[_.]/.test(token.text))
+    .map((token) => token.text.replace(/^`|`$/g, '').replace(/\(\)$/, ''))
+    .slice(0, MAX_NAME_CHECKS);
+  // An identifier whose parts the corpus does not all know is more likely misspelt
+  // ("subproccess.run") than a name it lacks: only one made of known parts is checked whole.
+  const parts = await wordStatistics(
+    sql,
+    workspaceId,
+    identifiers.flatMap((identifier) =>
+      identifier
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter((part) => part.length > 2),
+    ),
+  );
+  for (const identifier of identifiers) {
+    const pieces = identifier
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((part) => part.length > 2);
+    if (
+      pieces.some((piece) => {
+        const entry = parts.get(piece);
+        return !entry || (entry.lexeme !== null && entry.df === 0);
+      })
+    )
+      continue;
+    const found = await sql.query<{ found: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM rag_chunks WHERE workspace_id = $1 AND strpos(lower(text), $2) > 0) AS found`,
+      [workspaceId, identifier.toLowerCase()],
+    );
+    if (!found.rows[0]?.found) names.push(identifier);
+  }
+  return names;
 }
 
 /** The question with each corrected word replaced, everything else as typed. */

@@ -129,13 +129,20 @@ function render(node: ChildNode, out: string[]): void {
   }
 }
 
-/** A heading's or a definition's "¶" link (Sphinx, DocBook): a link to itself, not content. */
+/**
+ * Not content: a heading's or a definition's "¶" link (Sphinx, DocBook), a link to itself; and
+ * navigation a page marks by its role (Sphinx's "The Python Standard Library »" trail).
+ */
 function isPermalink(element: Element): boolean {
-  return element.name === 'a' && /\bheaderlink\b/.test(element.attribs.class ?? '');
+  return (
+    (element.name === 'a' && /\bheaderlink\b/.test(element.attribs.class ?? '')) ||
+    element.attribs.role === 'navigation' ||
+    element.attribs.role === 'search'
+  );
 }
 
 /**
- * A definition list keeps each term with its description: `--jobs`, `-j`: "Run the dump in
+ * A definition list keeps each term with its description, as a list item: `--jobs`, `-j`: "Run the dump in
  * parallel ...". Apart, the term is a fragment no answer can quote and the description never
  * names what it describes (which option, which function), so the term opens the description's
  * first paragraph. A description that opens with a block of its own (code, a list, a table)
@@ -166,16 +173,21 @@ function renderDefinitions(list: Element): string {
       const term = terms.join(', ');
       terms = [];
       if (!term) parts.push(body);
-      else if (!body) parts.push(term);
-      else if (/^(```|#|[-*] |\d+\. |\|)/.test(body)) parts.push(`${term}\n\n${body}`);
-      else parts.push(`${term}: ${body}`);
+      else if (!body) parts.push(`- ${term}`);
+      else if (/^(```|#|[-*] |\d+\. |\|)/.test(body)) parts.push(`- ${term}\n\n${body}`);
+      else {
+        // The term and its first paragraph are one list item, quoted whole; the description's
+        // further paragraphs follow as paragraphs of their own.
+        const [first = '', ...rest] = body.split(/\n{2,}/);
+        parts.push([`- ${term}: ${first.replace(/\s*\n\s*/g, ' ')}`, ...rest].join('\n\n'));
+      }
     } else {
       const inner: string[] = [];
       render(child, inner);
       parts.push(inner.join('').trim());
     }
   }
-  if (terms.length > 0) parts.push(terms.join(', '));
+  if (terms.length > 0) parts.push(`- ${terms.join(', ')}`);
   return parts.filter(Boolean).join('\n\n');
 }
 

@@ -191,6 +191,7 @@ export function extractiveAnswer(
   };
   const lines = tools.map((tool) => withCitation(tool.text, indexOf(tool, tool.text)));
   let length = 0;
+  let shown = false;
   for (const { source, units } of quoted) {
     for (const unit of units) {
       if (length + unit.text.length > MAX_ANSWER_LENGTH && length > 0) break;
@@ -198,6 +199,14 @@ export function extractiveAnswer(
       // A row or an item may hold several sentences: each carries the citation.
       const index = indexOf(source, unit.text);
       for (const sentence of splitSentences(unit.text)) lines.push(withCitation(sentence, index));
+    }
+    // How to do something is answered by the command as much as by the sentence about it: the
+    // code block right after the quoted passage comes with it, once, verbatim.
+    const code = shape.asks.has('steps') && !shown && options.intent !== 'endpoint' ? followingCode(source, units) : null;
+    if (code) {
+      lines.push(`\n\n${code}\n\n`);
+      length += code.length;
+      shown = true;
     }
   }
   const example = options.intent === 'endpoint' ? requestExample(sources, cited) : null;
@@ -212,6 +221,18 @@ export function extractiveAnswer(
     lines.push(`${withCitation(label, indexOf(listing.source, listing.code))}\n\n${listing.code}`);
   }
   return { answer: lines.join(' ').replace(/ (\n|$)/g, '$1'), cited };
+}
+
+/** The longest example a how-to answer carries. */
+const MAX_EXAMPLE_LINES = 12;
+
+/** The code block that follows a passage's last quoted unit closely (within two units), if short. */
+function followingCode(source: Source, units: readonly TextUnit[]): string | null {
+  const last = Math.max(...units.map((unit) => unit.position));
+  const siblings = splitUnits(source.text);
+  const code = siblings.slice(last + 1, last + 3).find((unit) => unit.kind === 'code');
+  if (!code || code.text.split('\n').length > MAX_EXAMPLE_LINES + 2) return null;
+  return source.text.includes(code.text) ? code.text : null;
 }
 
 /** Stems this long or longer may match by prefix ("intern" and "internat"). */
@@ -304,7 +325,10 @@ function baseScore(
   if (asks.has('option'))
     fit += OPENS_WITH_TERM.test(text) ? DEFINES_FOCUS_FIT : NAMES_OPTION.test(text) ? WEAK_FIT : 0;
   // A difference is told by a sentence that names both sides.
-  if (asks.has('difference') && shape.compared && namesBoth(text, shape.compared)) fit += DEFINES_FOCUS_FIT;
+  // The page a sentence is on counts as named ("It has the same effect as an unqualified DELETE"
+  // on TRUNCATE's page compares TRUNCATE with DELETE).
+  if (asks.has('difference') && shape.compared && namesBoth(`${source.title ?? ''} ${text}`, shape.compared))
+    fit += DEFINES_FOCUS_FIT;
   if (operations && (OPERATION_REFERENCE.test(text) || inOperation)) fit += KIND_FIT;
   const reference = source.origin === 'reference' ? -0.1 : 0;
   // A catalogue line that names many codes at once ("`400`: malformed (`A`, `B`, `C`)") says a
@@ -332,9 +356,16 @@ function namesBoth(text: string, [left, right]: [string[], string[]]): boolean {
 
 /** "An idempotency key is …", "**Cursor** — a token that …": the unit opens by defining the focus. */
 function definesFocus(text: string, focus: readonly string[]): boolean {
+  const trimmed = text.trim();
   const subject =
-    /^(?:\*\*([^*]{1,60})\*\*\s*[—–:-]\s*)|^(?:an?\s+|the\s+)?([^,;:.]{1,60}?)\s+(?:is|are|means|refers to|denotes|stands for)\b/i.exec(
-      text.trim(),
+    // "**Cursor** — a token that …", a manual's "pg_rewind — synchronize a data directory …", a
+    // definition list's "`CONCURRENTLY`: When this option is used …".
+    /^(?:\*\*([^*]{1,60})\*\*\s*[—–:-]\s*)/.exec(trimmed) ??
+    /^([^—–:]{1,60}?)\s+[—–]\s+\S/.exec(trimmed) ??
+    /^(`[^`]{1,60}`(?:,\s*`[^`]{1,60}`)*|[\w.]+\([^)]{0,120}\))\s*:\s/.exec(trimmed) ??
+    // "An idempotency key is …", "pg_resetwal clears the write-ahead log …", "The DO statement is used to …".
+    /^(?:an?\s+|the\s+)?([^,;:.]{1,60}?)\s+(?:is|are|means|refers to|denotes|stands for|(?!is\b|are\b)[a-z]+(?:es|s)\b)/.exec(
+      trimmed,
     );
   if (!subject) return false;
   const words = contentStems(subject[1] ?? subject[2] ?? '');
