@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { rewriteFollowUp, subjectOf, type ConversationTurn } from './follow-up.js';
 
 const turn = (standaloneQuery: string): ConversationTurn => ({
@@ -58,4 +59,24 @@ describe('rewriteFollowUp', () => {
       subject: null,
     });
   });
+});
+
+describe('the dev conversation set (eval/agentic-rag/dev-conversations.jsonl)', () => {
+  const file = new URL('../../../../eval/agentic-rag/dev-conversations.jsonl', import.meta.url);
+  const conversations = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { id: string; turns: string[]; standalone: string[] });
+
+  it.each(conversations.map((conversation) => [conversation.id, conversation] as const))(
+    '%s: every turn is made to stand alone as written there',
+    (_id, conversation) => {
+      const history: ConversationTurn[] = [];
+      conversation.turns.forEach((question, index) => {
+        const { query } = rewriteFollowUp(question, history);
+        expect(query).toBe(conversation.standalone[index]);
+        history.push({ question, standaloneQuery: query, answer: 'an answer' });
+      });
+    },
+  );
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { askedAction, verbClass } from './actions.js';
+import { askedAction } from './actions.js';
+import { verbClass } from './verbs.js';
 
 const words = (question: string) => question.toLowerCase().match(/[a-z]+(?:-[a-z]+)*/g) ?? [];
 const asked = (question: string) => askedAction(question, words(question));

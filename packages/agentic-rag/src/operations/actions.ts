@@ -1,4 +1,7 @@
 import type { ApiOperation, OperationType } from './catalogue.js';
+import { UNDO, verbClass, VERBS, words as wordList, type ActionClass } from './verbs.js';
+
+export type { ActionClass };
 
 /**
  * What a question asks an API to do, read from its verbs, and how well an operation does it.
@@ -8,8 +11,6 @@ import type { ApiOperation, OperationType } from './catalogue.js';
  * names as its own action segment (`/cancel`, `/star`, `/retry`) is that operation whatever its
  * method.
  */
-
-export type ActionClass = 'create' | 'read' | 'update' | 'delete' | 'list';
 
 export interface AskedAction {
   /** The CRUD shape the verbs ask for, when one does. */
@@ -31,267 +32,6 @@ export interface AskedAction {
   object: string[];
 }
 
-/** Checked in order; multi-word verbs first. A change outranks a look in the same question. */
-const VERBS: ReadonlyArray<[ActionClass, 'strong' | 'weak', readonly string[]]> = [
-  [
-    'delete',
-    'strong',
-    [
-      'get rid of',
-      'take down',
-      'throw away',
-      'clean up',
-      'do away with',
-      'wipe out',
-      'stop receiving',
-      'stop getting',
-      'stop watching',
-      'stop following',
-      'kick out',
-      'opt out',
-    ],
-  ],
-  ['create', 'strong', ['set up', 'sign up', 'put in', 'kick off', 'hand over']],
-  ['list', 'weak', ['look through', 'go through']],
-  ['read', 'weak', ['look up', 'look at', 'find out', 'check on']],
-  [
-    'update',
-    'strong',
-    [
-      'update',
-      'change',
-      'edit',
-      'modify',
-      'rename',
-      'replace',
-      'overwrite',
-      'correct',
-      'adjust',
-      'alter',
-      'amend',
-      'tweak',
-      'reconfigure',
-      'patch',
-      'move',
-      'transfer',
-      'reassign',
-      'switch',
-      'toggle',
-      'enable',
-      'disable',
-      'mark',
-      'set',
-      'reset',
-      'reorder',
-      'resize',
-      'extend',
-      'upgrade',
-      'downgrade',
-    ],
-  ],
-  [
-    'delete',
-    'strong',
-    [
-      'delete',
-      'remove',
-      'erase',
-      'destroy',
-      'drop',
-      'discard',
-      'purge',
-      'clear',
-      'wipe',
-      'unset',
-      'detach',
-      'unlink',
-      'uninstall',
-      'unregister',
-      'revoke',
-      'deactivate',
-      'deregister',
-      'dismiss',
-      'withdraw',
-      'trash',
-      'kill',
-      'void',
-      'cancel',
-      'abort',
-      'stop',
-      'halt',
-      'terminate',
-      'expire',
-      'invalidate',
-    ],
-  ],
-  [
-    'create',
-    'strong',
-    [
-      'create',
-      'add',
-      'make',
-      'new',
-      'register',
-      'post',
-      'submit',
-      'upload',
-      'attach',
-      'generate',
-      'issue',
-      'invite',
-      'open',
-      'start',
-      'begin',
-      'schedule',
-      'book',
-      'import',
-      'insert',
-      'append',
-      'connect',
-      'subscribe',
-      'buy',
-      'purchase',
-      'send',
-      'write',
-      'publish',
-      'provision',
-      'spin',
-      'launch',
-      'trigger',
-      'enroll',
-      'enrol',
-      'assign',
-      'grant',
-      'give',
-      'share',
-      'fork',
-      'copy',
-      'duplicate',
-      'clone',
-    ],
-  ],
-  ['list', 'weak', ['list', 'all', 'every', 'enumerate', 'browse', 'search', 'query', 'filter', 'find']],
-  [
-    'read',
-    'weak',
-    [
-      'get',
-      'retrieve',
-      'fetch',
-      'read',
-      'show',
-      'see',
-      'view',
-      'display',
-      'download',
-      'print',
-      'inspect',
-      'check',
-      'lookup',
-      'return',
-      'obtain',
-      'pull',
-      'export',
-      'count',
-      'preview',
-      'look',
-    ],
-  ],
-];
-
-/**
- * Verbs English uses for one software action, so the question's word meets the spec's action
- * segment (`/cancel`, `/retry`, `/star`): general usage, not one product's vocabulary.
- */
-const FAMILIES: ReadonlyArray<readonly string[]> = [
-  ['cancel', 'stop', 'abort', 'halt', 'terminate', 'kill', 'end'],
-  ['retry', 'rerun', 're-run', 'restart', 'replay', 'redo', 'resend', 'redeliver', 'redeploy'],
-  ['approve', 'accept', 'confirm', 'sign off'],
-  ['decline', 'reject', 'deny', 'refuse'],
-  ['star', 'favorite', 'favourite', 'bookmark'],
-  ['unstar', 'unfavorite', 'unfavourite', 'unbookmark'],
-  ['move', 'transfer', 'relocate', 'migrate'],
-  ['block', 'ban', 'suspend', 'lock out'],
-  ['unblock', 'unban', 'reinstate', 'unsuspend'],
-  ['revoke', 'invalidate', 'expire', 'deauthorize'],
-  ['subscribe', 'watch', 'follow'],
-  [
-    'unsubscribe',
-    'unwatch',
-    'unfollow',
-    'stop receiving',
-    'stop getting',
-    'stop watching',
-    'stop following',
-    'opt out',
-  ],
-  ['close', 'resolve', 'finish', 'complete'],
-  ['reopen', 'unresolve'],
-  ['archive', 'shelve'],
-  ['unarchive', 'restore', 'undelete', 'recover'],
-  ['validate', 'verify', 'lint', 'check'],
-  ['merge', 'combine', 'squash'],
-  ['lock', 'freeze'],
-  ['unlock', 'unfreeze'],
-  ['publish', 'release'],
-  ['send', 'deliver', 'dispatch', 'email', 'notify'],
-  ['test', 'ping', 'try'],
-  ['search', 'find', 'query', 'look up', 'filter'],
-  ['count', 'tally', 'total'],
-  ['copy', 'duplicate', 'clone'],
-  ['assign', 'allocate'],
-  ['unassign', 'deallocate'],
-  ['share', 'grant'],
-  ['upload', 'attach'],
-  ['download', 'export'],
-  ['import', 'load'],
-];
-
-const FAMILY_OF = new Map<string, readonly string[]>();
-for (const family of FAMILIES) for (const verb of family) FAMILY_OF.set(verb, family);
-
-/** The verbs a question's verb stands for (itself first), as the family table gives them. */
-export function verbFamily(verb: string): readonly string[] {
-  const lower = verb.toLowerCase();
-  for (const form of baseForms(lower)) {
-    const family = FAMILY_OF.get(form);
-    if (family) return [form, ...family.filter((member) => member !== form)];
-  }
-  return [lower];
-}
-
-/** The un- verbs of English that undo another verb ("unstar", "unblock", "unsubscribe"). */
-const UNDO = /^un(?!der|til|less|ion|it|ique|ix|ivers|ifor|usual|able|known)([a-z]{3,})$/;
-
-/** Inflections of a verb to its base: "removing", "deleted", "adds" → remove, delete, add. */
-function baseForms(word: string): string[] {
-  const forms = [word];
-  if (word.endsWith('ies')) forms.push(`${word.slice(0, -3)}y`);
-  if (word.endsWith('es')) forms.push(word.slice(0, -2));
-  if (word.endsWith('s')) forms.push(word.slice(0, -1));
-  for (const suffix of ['ing', 'ed']) {
-    if (!word.endsWith(suffix)) continue;
-    const stem = word.slice(0, -suffix.length);
-    forms.push(stem, `${stem}e`);
-    if (/([b-df-hj-np-tv-z])\1$/.test(stem)) forms.push(stem.slice(0, -1));
-  }
-  return forms;
-}
-
-const SINGLE = new Map<string, [ActionClass, 'strong' | 'weak']>();
-for (const [kind, strength, verbs] of VERBS)
-  for (const verb of verbs) if (!verb.includes(' ') && !SINGLE.has(verb)) SINGLE.set(verb, [kind, strength]);
-
-/** The class of one verb in base form or inflected, if the table has it. */
-export function verbClass(word: string): [ActionClass, 'strong' | 'weak'] | undefined {
-  for (const form of baseForms(word.toLowerCase())) {
-    const found = SINGLE.get(form);
-    if (found) return found;
-  }
-  return undefined;
-}
-
 const PRECEDENCE: Record<ActionClass, number> = { delete: 3, update: 2, create: 1, list: 0, read: 0 };
 
 function outranks(
@@ -302,67 +42,25 @@ function outranks(
 }
 
 /** Nouns that head an object without being it: "the details of a book" is about the book. */
-const LIGHT_NOUNS = new Set([
-  'details',
-  'detail',
-  'info',
-  'information',
-  'data',
-  'list',
-  'lists',
-  'number',
-  'count',
-  'set',
-  'kind',
-  'kinds',
-  'type',
-  'types',
-  'name',
-  'names',
-  'contents',
-  'content',
-  'value',
-  'values',
-  'state',
-  'status',
-  'rest',
-  'all',
-  'some',
-  'one',
-  'each',
-  'every',
-  'any',
-  'few',
-  'most',
-]);
+const LIGHT_NOUNS = new Set(
+  wordList(
+    'details detail info information data list lists number count set kind kinds type types ' +
+      'name names contents content value values state status rest all some one each every any ' +
+      'few most',
+  ),
+);
 /** Words that end the object of a verb: "add a new warehouse | to my account". */
 const OBJECT_ENDS = new Set(
-  'to for from in on at by with without into onto about before after when while so because than that which who where whose'.split(
+  'to for from in on at by with without into onto about before after when while so because than that which who where whose whether if is are was were'.split(
     ' ',
   ),
 );
-const ARTICLES = new Set([
-  'a',
-  'an',
-  'the',
-  'my',
-  'our',
-  'your',
-  'their',
-  'its',
-  'this',
-  'that',
-  'these',
-  'those',
-  'some',
-  'new',
-  'existing',
-  'specific',
-  'particular',
-  'single',
-  'given',
-  'certain',
-]);
+const ARTICLES = new Set(
+  wordList(
+    'a an the my our your their its this that these those some new existing specific ' +
+      'particular single given certain',
+  ),
+);
 
 /**
  * The object of the question's verb: the words after it up to a preposition or a clause break
@@ -389,93 +87,43 @@ export function directObject(words: readonly string[], after: number): string[] 
 }
 
 /** Words that stand where a verb may, but are not the action (question words, auxiliaries). */
-const NOT_VERBS = new Set([
-  'what',
-  'which',
-  'who',
-  'whom',
-  'whose',
-  'where',
-  'when',
-  'why',
-  'is',
-  'are',
-  'was',
-  'were',
-  'be',
-  'do',
-  'does',
-  'did',
-  'have',
-  'has',
-  'had',
-  'a',
-  'an',
-  'the',
-  'it',
-  'this',
-  'there',
-  'not',
-  'no',
-  'any',
-  'some',
-  'every',
-  'all',
-  'my',
-  'our',
-  'your',
-  'their',
-  'want',
-  'need',
-  'like',
-  'able',
-  'way',
-]);
+const NOT_VERBS = new Set(
+  wordList(
+    'what which who whom whose where when why is are was were be do does did have has had a ' +
+      'an the it this there not no any some every all my our your their want need like able ' +
+      'way',
+  ),
+);
 
-/** Words after which English puts a verb. */
-const VERB_OPENERS = new Set([
-  'i',
-  'we',
-  'you',
-  'they',
-  'to',
+/** A modal or auxiliary, then a possessive subject: "how can my integration retrieve …". */
+const MODALS = new Set([
   'can',
   'could',
   'should',
   'would',
   'will',
+  'do',
+  'does',
+  'did',
   'must',
   'may',
-  'please',
-  'let',
-  'lets',
-  'me',
-  'us',
-  'and',
-  'or',
-  'then',
-  'stop',
-  'start',
-  'also',
-  'just',
-  'quickly',
-  'programmatically',
-  'automatically',
-  'how',
-  'that',
-  'who',
-  // "which call moves ...", "what endpoint lists ...": the kind word is the subject.
-  'endpoint',
-  'endpoints',
-  'call',
-  'calls',
-  'api',
-  'apis',
-  'operation',
-  'operations',
-  'route',
-  'routes',
+  'might',
+  'to',
 ]);
+const POSSESSIVES = new Set(['my', 'our', 'your', 'their', 'the', 'this', 'that', 'its']);
+
+function afterSubject(words: readonly string[], position: number): boolean {
+  return position >= 3 && MODALS.has(words[position - 3]!) && POSSESSIVES.has(words[position - 2]!);
+}
+
+/** Words after which English puts a verb. */
+const VERB_OPENERS = new Set(
+  wordList(
+    'i we you they to can could should would will must may please let lets me us and or ' +
+      'then stop start also just quickly programmatically automatically how that who endpoint ' +
+      'endpoints call calls api apis operation operations route routes request requests',
+  ),
+);
 
 const BULK =
   /\b(bulk|batch(es)?|(?<!how )many|several|multiple|in (one|a single) (request|call|go)|at once)\b/i;
@@ -521,7 +169,13 @@ export function askedAction(question: string, words: readonly string[]): AskedAc
     // is read as the asked verb only where English puts one: first in a clause (an imperative),
     // after a subject or "to" ("how do I remove", "I want to add"), or after another verb
     // ("stop receiving").
-    if (position > 0 && !VERB_OPENERS.has(words[position - 1]!) && !clauseStarts.has(word)) continue;
+    if (
+      position > 0 &&
+      !VERB_OPENERS.has(words[position - 1]!) &&
+      !clauseStarts.has(word) &&
+      !afterSubject(words, position)
+    )
+      continue;
     if (!VERB_OPENERS.has(word) && !NOT_VERBS.has(word)) {
       positionVerbs.push(word);
       if (verbEnd === -1) verbEnd = position;

@@ -1,4 +1,5 @@
-export { actionAgreement, askedAction, operationClass, verbClass } from './actions.js';
+export { actionAgreement, askedAction, directObject, operationClass } from './actions.js';
+export { verbClass, verbFamily } from './verbs.js';
 export type { ActionClass, AskedAction } from './actions.js';
 export { OPERATION_FIELDS, toOperation } from './catalogue.js';
 export type { ApiOperation, OperationField, OperationType } from './catalogue.js';

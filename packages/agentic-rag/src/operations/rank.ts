@@ -1,4 +1,5 @@
-import { actionAgreement, verbFamily, type AskedAction } from './actions.js';
+import { actionAgreement, type AskedAction } from './actions.js';
+import { verbFamily } from './verbs.js';
 import type { ApiOperation } from './catalogue.js';
 import type { OperationFieldIndex, QueryTerm } from './field-index.js';
 

@@ -27,6 +27,9 @@ const SPEC_PRIOR = 0.9;
 const LOOKING = 0.6;
 /** What a question for a fact counts for: the operation that names its words is seldom the answer. */
 const FACTUAL = 0.3;
+/** The best operation acts on what the question names, and does what it asks. */
+const TARGET_EVIDENCE = 0.6;
+const ACTION_EVIDENCE = 0.3;
 
 export interface IntentEvidence {
   wording: QueryIntent;
@@ -131,10 +134,16 @@ export function decideIntent(evidence: IntentEvidence): UnderstoodIntent {
     !asksToDo &&
     (['definition', 'reason', 'number', 'yes-no'] as const).some((ask) => evidence.shape.asks.has(ask));
   const prior = factual ? 0 : SPEC_PRIOR * Math.max(0, 2 * evidence.specShare - 1);
-  const named = coverage * (asksToDo ? 1 : factual ? FACTUAL : LOOKING);
+  // The words are one sign; the question's structure is another: the best operation acts on the
+  // thing the question names (its target resource), and does what the question asks.
+  const best = evidence.ranked[0];
+  const structure = best
+    ? (best.explain.target > 1 ? TARGET_EVIDENCE : 0) + (best.explain.action > 1 ? ACTION_EVIDENCE : 0)
+    : 0;
+  const named = Math.max(coverage, structure) * (asksToDo ? 1 : factual ? FACTUAL : LOOKING);
   const confidence = Number((1 - (1 - prior) * (1 - named)).toFixed(4));
   const reasons = [
-    `the best operation (${evidence.ranked[0]?.operation.name ?? 'none'}) holds ${Math.round(coverage * 100)}% of the question's terms`,
+    `the best operation (${best?.operation.name ?? 'none'}) holds ${Math.round(coverage * 100)}% of the question's terms${best && best.explain.target > 1 ? ', acts on what it names' : ''}${best && best.explain.action > 1 ? ', does what it asks' : ''}`,
     asksToDo ? 'the question asks for something to be done' : 'the question asks to see something',
     `${Math.round(evidence.specShare * 100)}% of the workspace describes an API`,
   ];

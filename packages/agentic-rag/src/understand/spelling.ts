@@ -143,10 +143,8 @@ export async function correctSpelling(
       );
     });
     // A lexeme is a stem ("valu"), not a word: the corpus's own spelling of it is the candidate.
-    for (const row of near.rows) {
-      const surface = await surfaceForm(sql, workspaceId, row.lexeme);
-      if (surface) candidates.add(surface);
-    }
+    for (const row of near.rows)
+      for (const surface of await surfaceForms(sql, workspaceId, row.lexeme)) candidates.add(surface);
     const close = [...candidates].filter((candidate) => candidate !== word && isTypoOf(word, candidate));
     if (close.length === 0) continue;
     const known = await wordStatistics(sql, workspaceId, close);
@@ -188,19 +186,22 @@ export async function correctSpelling(
   return corrections;
 }
 
-/** A word of some chunk holding the lexeme that stems to it, as the chunk writes it (lower case). */
-async function surfaceForm(sql: SqlExecutor, workspaceId: string, lexeme: string): Promise<string | null> {
+/**
+ * The words of a few chunks holding the lexeme that stem to it, as the chunk writes them (lower case):
+ * "pomdp" and "pomdps" for the lexeme pomdp. Each is a candidate; the edit distance picks.
+ */
+async function surfaceForms(sql: SqlExecutor, workspaceId: string, lexeme: string): Promise<string[]> {
   const result = await sql.query<{ word: string }>(
-    `SELECT w.word
+    `SELECT DISTINCT w.word
        FROM (SELECT c.text FROM rag_chunk_terms t JOIN rag_chunks c ON c.id = t.chunk_id
-              WHERE t.workspace_id = $1 AND t.lexeme = $2 LIMIT 1) AS chunk,
+              WHERE t.workspace_id = $1 AND t.lexeme = $2 LIMIT 5) AS chunk,
             LATERAL unnest(regexp_split_to_array(lower(chunk.text), '[^[:alnum:]]+')) AS w(word)
       WHERE length(w.word) > 0
         AND (SELECT l.lexeme FROM unnest(to_tsvector('english', w.word)) AS l LIMIT 1) = $2
-      GROUP BY w.word ORDER BY count(*) DESC, w.word LIMIT 1`,
+      ORDER BY w.word LIMIT 8`,
     [workspaceId, lexeme],
   );
-  return result.rows[0]?.word ?? null;
+  return result.rows.map((row) => row.word);
 }
 
 function suggest(word: string): string[] {

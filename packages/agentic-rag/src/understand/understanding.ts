@@ -41,7 +41,7 @@ export interface Understanding {
   corrections: Correction[];
   /** The question with its corrections applied; null when nothing was corrected. */
   correctedQuery: string | null;
-  /** What is searched: the corrected question, or the question. */
+  /** What is searched: the corrected question, or the question (expansions are weighted terms, not text). */
   searchText: string;
   expansions: Expansion[];
   action: AskedAction;
@@ -97,6 +97,8 @@ export interface UnderstandOptions {
 /** Weights of the expansions that stand for the very word typed. */
 const SAME_THING = 1;
 const CLIPPING = 0.8;
+/** A declared long form: the acronym's meaning, which a passage may spell out instead. */
+const DECLARED = Number(process.env.EXP_DECL ?? 0.5);
 /** A word of the verb's object, and a verb, against any other word of the question. */
 const OBJECT_WEIGHT = 1.5;
 const VERB_WEIGHT = 0.5;
@@ -186,12 +188,14 @@ export async function understand(
     options.typoSimilarity,
   );
   const correctedQuery = corrections.length > 0 ? applyCorrections(query, tokens, corrections) : null;
-  let searchText = correctedQuery ?? query;
+  const searchText = correctedQuery ?? query;
+  // The long forms the knowledge base declares for the question's acronyms widen the lexical
+  // query like any expansion, below the words typed: appended whole they outweighed the question
+  // (a POMDP's belief update turned into a search for its definition).
   const declared: Expansion[] = [];
   for (const { term, expansion } of (await options.declaredAcronyms?.(searchText)) ?? []) {
     if (searchText.toLowerCase().includes(expansion.toLowerCase())) continue;
-    declared.push({ word: term, expansion, source: 'declared', weight: SAME_THING });
-    searchText = `${searchText} (${expansion})`;
+    declared.push({ word: term, expansion, source: 'declared', weight: DECLARED });
   }
   const searchTokens = correctedQuery ? tokenize(correctedQuery) : tokens;
   const words = searchTokens
@@ -206,12 +210,7 @@ export async function understand(
   const shape = questionShape(searchText);
   const entity = parseEntityReference(searchText);
   const lexical = await analyzeLexemes(sql, workspaceId, searchText);
-  await addExpansionLexemes(
-    sql,
-    workspaceId,
-    lexical,
-    expansions.filter((expansion) => expansion.source !== 'declared'),
-  );
+  await addExpansionLexemes(sql, workspaceId, lexical, expansions);
 
   // What the question rules out ("without deleting the group") names no operation it wants.
   const ruledOut = ruledOutWords(searchText, searchTokens);
@@ -347,11 +346,18 @@ async function namesNotInCorpus(
       })
     )
       continue;
-    const found = await sql.query<{ found: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM rag_chunks WHERE workspace_id = $1 AND strpos(lower(text), $2) > 0) AS found`,
-      [workspaceId, identifier.toLowerCase()],
-    );
-    if (!found.rows[0]?.found) names.push(identifier);
+    // A dotted name is a path of names (`Money.amount`: the amount of a Money), which a text
+    // seldom writes joined: each name must appear. A snake_case name is one name, written whole.
+    const segments = identifier.split('.').filter(Boolean);
+    let missing = false;
+    for (const name of segments) {
+      const found = await sql.query<{ found: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM rag_chunks WHERE workspace_id = $1 AND strpos(lower(text), $2) > 0) AS found`,
+        [workspaceId, name.toLowerCase()],
+      );
+      if (!found.rows[0]?.found) missing = true;
+    }
+    if (missing) names.push(identifier);
   }
   return names;
 }

@@ -131,13 +131,16 @@ function render(node: ChildNode, out: string[]): void {
 
 /**
  * Not content: a heading's or a definition's "¶" link (Sphinx, DocBook), a link to itself; and
- * navigation a page marks by its role (Sphinx's "The Python Standard Library »" trail).
+ * navigation a page marks by its role or class (Sphinx's "The Python Standard Library »" trail,
+ * DocBook's navheader).
  */
 function isPermalink(element: Element): boolean {
   return (
     (element.name === 'a' && /\bheaderlink\b/.test(element.attribs.class ?? '')) ||
     element.attribs.role === 'navigation' ||
-    element.attribs.role === 'search'
+    element.attribs.role === 'search' ||
+    // DocBook's Prev/Up/Home/Next tables above and below every page.
+    /\bnav(header|footer)\b/.test(element.attribs.class ?? '')
   );
 }
 

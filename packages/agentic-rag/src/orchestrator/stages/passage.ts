@@ -25,6 +25,10 @@ const MAX_QUOTED = 12;
 const MAX_PER_SOURCE = 4;
 /** The longest unit quoted: longer ones are not sentences but blobs. */
 export const MAX_UNIT_LENGTH = 600;
+/** Questions a paragraph answers better than its best sentence alone. */
+const EXPLAINED: readonly Ask[] = ['definition', 'difference', 'reason'];
+/** Sentences of the first pick's paragraph read on after it. */
+const READ_ON = 2;
 /** A list quoted whole stops after this many items. */
 const MAX_LIST_ITEMS = 8;
 const NEAR_DUPLICATE = 0.6;
@@ -92,7 +96,13 @@ export function choose(
   // Worded as a request for an operation, the question is answered by one or not at all; found to
   // be an API question only by its subject (retrieval's), it falls back to the prose.
   const operationFirst = operationRequired || (operationPreferred && covering.length > 0);
-  const operations = operationFirst ? covering : relevant;
+  // Retrieval ranked the operations by what the question asks done to what it names: the answer
+  // opens with the first of them, not with whichever operation's text repeats more of its words.
+  const lead = Math.min(
+    ...covering.filter((candidate) => candidate.operation).map((candidate) => candidate.source.rank),
+  );
+  const leading = covering.filter((candidate) => candidate.operation && candidate.source.rank === lead);
+  const operations = operationFirst ? (leading.length > 0 ? leading : covering) : relevant;
   // A question that names something as code is answered first by a unit that names it, if any.
   const namers = operations.filter((candidate) => candidate.named);
   const first = named && namers.length > 0 ? namers : operations;
@@ -250,6 +260,16 @@ export function expand(
     if (needsAntecedent(unit.text) && clean(siblings[unit.position - 1]))
       wanted.push(siblings[unit.position - 1]!);
     wanted.push(unit);
+    // A definition, a difference or a reason is explained by a paragraph, not one sentence of it:
+    // the first pick reads on ("…, but since it does not actually scan the tables it is faster.
+    // Furthermore, it reclaims disk space immediately …").
+    if (order === 0 && unit.kind === 'sentence' && EXPLAINED.some((ask) => asks.has(ask)))
+      wanted.push(
+        ...siblings
+          .filter((sibling) => sibling.block === unit.block && sibling.position > unit.position)
+          .slice(0, READ_ON)
+          .filter(clean),
+      );
     if (unit.kind === 'item')
       wanted.push(...siblings.filter((sibling) => sibling.block === unit.block && clean(sibling)));
     const wholeList = unit.kind === 'item' && (asks.has('steps') || asks.has('list'));

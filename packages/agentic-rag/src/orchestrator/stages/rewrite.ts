@@ -14,11 +14,13 @@ export interface Rewrite {
  * that only spell it out are found too. Nothing is analysed again here.
  */
 export function rewrite(understanding: Understanding): Rewrite {
+  const expansions = understanding.expansions
+    .filter((expansion) => expansion.source === 'declared')
+    .map((expansion) => ({ term: expansion.word, expansion: expansion.expansion }));
   return {
-    query: understanding.searchText,
+    // The answer reads the long forms too: a passage that spells an acronym out answers it.
+    query: [understanding.searchText, ...expansions.map(({ expansion }) => `(${expansion})`)].join(' '),
     corrections: understanding.corrections,
-    expansions: understanding.expansions
-      .filter((expansion) => expansion.source === 'declared')
-      .map((expansion) => ({ term: expansion.word, expansion: expansion.expansion })),
+    expansions,
   };
 }

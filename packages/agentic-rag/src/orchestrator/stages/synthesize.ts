@@ -89,6 +89,7 @@ export function extractiveAnswer(
   const operations = shape.asks.has('operation') || options.intent === 'endpoint';
   // Arithmetic is the calc tool's: its numbers say nothing about which passage is relevant.
   const focus = shape.focus.filter((stem) => !(options.intent === 'arithmetic' && /\d/.test(stem)));
+  const pairs = adjacentPairs(contentStems(query));
   const names = codeNames(query).map((name) => new RegExp(`\\b${escape(name)}\\b`));
   const identifiers = [
     ...extractIdentifiers(query).map((identifier) => ({
@@ -146,9 +147,11 @@ export function extractiveAnswer(
         siblings,
         stems,
         own,
-        base: baseScore(source, unit, shape, operations, identifiers, !!operation, focus),
+        base:
+          baseScore(source, unit, shape, operations, identifiers, !!operation, focus) +
+          PHRASE_FIT * Math.min(MAX_PHRASES, sharedPairs(pairs, unit.text)),
         operation: operation ?? null,
-        named: names.some((name) => name.test(unit.text)),
+        named: names.some((name) => name.test(`${source.title ?? ''}\n${unit.text}`)),
         suspicious,
       });
     }
@@ -202,7 +205,10 @@ export function extractiveAnswer(
     }
     // How to do something is answered by the command as much as by the sentence about it: the
     // code block right after the quoted passage comes with it, once, verbatim.
-    const code = shape.asks.has('steps') && !shown && options.intent !== 'endpoint' ? followingCode(source, units) : null;
+    const code =
+      shape.asks.has('steps') && !shown && options.intent !== 'endpoint'
+        ? followingCode(source, units)
+        : null;
     if (code) {
       lines.push(`\n\n${code}\n\n`);
       length += code.length;
@@ -221,6 +227,29 @@ export function extractiveAnswer(
     lines.push(`${withCitation(label, indexOf(listing.source, listing.code))}\n\n${listing.code}`);
   }
   return { answer: lines.join(' ').replace(/ (\n|$)/g, '$1'), cited };
+}
+
+/** What each of the question's word pairs a unit repeats in order is worth, up to a few. */
+const PHRASE_FIT = 0.05;
+const MAX_PHRASES = 3;
+
+/** Neighbouring content stems, in order: "dump the roles, no databases" → dump role, role databas. */
+function adjacentPairs(stems: readonly string[]): Set<string> {
+  const pairs = new Set<string>();
+  for (let index = 1; index < stems.length; index++) pairs.add(`${stems[index - 1]} ${stems[index]}`);
+  return pairs;
+}
+
+/**
+ * How many of the question's word pairs a unit has as neighbours too: "Dump only roles, no
+ * databases or tablespaces" repeats the question's phrasing; a unit that merely lists the same
+ * words in another order ("the dumped databases, roles, and tablespaces") does not.
+ */
+function sharedPairs(pairs: ReadonlySet<string>, text: string): number {
+  if (pairs.size === 0) return 0;
+  let shared = 0;
+  for (const pair of adjacentPairs(contentStems(text))) if (pairs.has(pair)) shared++;
+  return shared;
 }
 
 /** The longest example a how-to answer carries. */
@@ -308,9 +337,12 @@ function baseScore(
 ): number {
   const { asks } = shape;
   const text = unit.text;
-  const exact = identifiers.some((identifier) => identifier.strong.test(text))
+  // A name the question writes exactly is matched in the unit or in the title it is read under:
+  // on pg_dumpall's page, "`-r`, `--roles-only`: …" is about pg_dumpall without repeating it.
+  const named = `${source.title ?? ''}\n${text}`;
+  const exact = identifiers.some((identifier) => identifier.strong.test(named))
     ? 0.4
-    : identifiers.some((identifier) => identifier.weak?.test(text))
+    : identifiers.some((identifier) => identifier.weak?.test(named))
       ? 0.2
       : 0;
   let fit = 0;
