@@ -75,8 +75,11 @@ export function toOperation(sourcePath: string, metadata: Record<string, unknown
     : path.split('/').filter((segment) => segment && !segment.startsWith('{') && !VERSION.test(segment));
   const action = text(metadata.action) || null;
   const operationType = (text(metadata.operation_type) || 'action') as OperationType;
-  // The resource acted on: an action's verb segment names what is done, not to what.
-  const targets = action && segments.at(-1) === action ? segments.slice(0, -1) : segments;
+  // The resource acted on: an action's verb segment names what is done, not to what …
+  // … nor a bulk segment (`/locations/bulk` creates locations).
+  const targets = (action && segments.at(-1) === action ? segments.slice(0, -1) : segments).filter(
+    (segment) => !BULK_WORDS.has(segment.toLowerCase()),
+  );
   const summary = text(metadata.summary) || null;
   const operationId = text(metadata.operation_id) || null;
   const description = text(metadata.description) || text(metadata.description_lead);

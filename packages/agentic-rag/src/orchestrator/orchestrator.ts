@@ -31,7 +31,7 @@ import { plan } from './stages/plan.js';
 import { refusal, refusalCheck } from './stages/refusal.js';
 import { rewrite } from './stages/rewrite.js';
 import { selfCheck } from './stages/self-check.js';
-import { extractiveAnswer } from './stages/synthesize.js';
+import { extractiveAnswer, sameOperations } from './stages/synthesize.js';
 import type { RagAnswer, RagAnswerInput } from './types.js';
 
 export { MAX_TOP_K } from './run.js';
@@ -134,11 +134,7 @@ export class RagOrchestrator {
           run.warnings.push(
             `LLM answer failed the self-check (coverage ${check.citationCoverage}); answered extractively`,
           );
-          run.synthesis = extractiveAnswer(run.rewrite!.query, run.sources, {
-            intent: run.plan!.intent,
-            entity: run.plan!.entity,
-            apiSubject: run.apiSubject === true,
-          });
+          run.synthesis = this.extractive(run);
           run.method = 'extractive';
           if (run.synthesis.notAddressed) {
             // Nothing quotable addresses the question either: say so rather than guess.
@@ -394,12 +390,7 @@ export class RagOrchestrator {
           run,
           'synthesize',
           async () => {
-            if (!this.deps.llm)
-              return extractiveAnswer(run.rewrite!.query, run.sources, {
-                intent: run.plan!.intent,
-                entity: run.plan!.entity,
-                apiSubject: run.apiSubject === true,
-              });
+            if (!this.deps.llm) return this.extractive(run);
             try {
               const answer = await llmAnswer(this.deps.llm, input.query, run.sources, run.signal);
               run.method = 'llm';
@@ -408,11 +399,7 @@ export class RagOrchestrator {
               const ragError = toRagError(error);
               if (ragError.code === ErrorCode.ABORTED) throw ragError;
               run.warnings.push(`LLM unavailable (${ragError.code}); answered extractively`);
-              return extractiveAnswer(run.rewrite!.query, run.sources, {
-                intent: run.plan!.intent,
-                entity: run.plan!.entity,
-                apiSubject: run.apiSubject === true,
-              });
+              return this.extractive(run);
             }
           },
           (result) => ({ 'rag.synthesis.method': run.method, 'rag.citations': result.cited.length }),
@@ -458,6 +445,16 @@ export class RagOrchestrator {
     input.query = run.followUp.standaloneQuery;
   }
 
+  /** The answer quoted from the sources, with what the plan and retrieval know of the question. */
+  private extractive(run: Run) {
+    return extractiveAnswer(run.rewrite!.query, run.sources, {
+      intent: run.plan!.intent,
+      entity: run.plan!.entity,
+      apiSubject: run.apiSubject === true,
+      sameOperations: run.retrieval ? sameOperations(run.retrieval.hits) : [],
+    });
+  }
+
   /** Synthesis when something covers the question well enough, a refusal otherwise. */
   private afterEvidence(run: Run): StageName {
     // The question is about one numbered entity and the graph has no such entity: whatever else
@@ -481,6 +478,17 @@ export class RagOrchestrator {
       run.warnings.push(`the question names ${names.join(', ')}, which the knowledge base never mentions`);
       return 'refuse';
     }
+    // An API question whose first operation acts on the very thing the question names is answered
+    // by it, though its text may use the spec's words, not the question's ("favorite a project"
+    // is `POST /projects/{id}/star`): the operation ranking is the evidence.
+    const first = run.retrieval?.hits[0]?.operation;
+    if (
+      run.plan!.intent === 'endpoint' &&
+      first &&
+      first.factors.target !== undefined &&
+      first.factors.target > 1
+    )
+      return 'synthesize';
     const unfamiliar = toolAnswered
       ? []
       : unknownFocus(run.input.query, run.retrieval?.stats.unknownTerms ?? []);

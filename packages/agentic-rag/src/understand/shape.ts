@@ -57,7 +57,7 @@ const ASKS: ReadonlyArray<[Ask, RegExp]> = [
   ],
   [
     'list',
-    /\b(which|what) (\w+ ){0,3}(are|fields|properties|values|options|codes|errors|types|kinds|parameters|headers|statuses|states|items|ones)\b|\b(list|enumerate|all the|every|enum)\b|\bvalues?\b.{0,40}\btake\b/,
+    /\b(which|what) (\w+ ){0,3}(are|fields|properties|values|options|codes|errors|types|kinds|parameters|headers|statuses|states|items|ones)\b|\b(which|what) (\w+ )?(endpoints|operations|calls|routes|apis|methods|functions|commands)\b|\b(list|enumerate|all the|every|enum)\b|\bvalues?\b.{0,40}\btake\b/,
   ],
   [
     'yes-no',

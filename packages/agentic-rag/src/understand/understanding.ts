@@ -98,7 +98,7 @@ export interface UnderstandOptions {
 const SAME_THING = 1;
 const CLIPPING = 0.8;
 /** A declared long form: the acronym's meaning, which a passage may spell out instead. */
-const DECLARED = Number(process.env.EXP_DECL ?? 0.5);
+const DECLARED = 0.25;
 /** A word of the verb's object, and a verb, against any other word of the question. */
 const OBJECT_WEIGHT = 1.5;
 const VERB_WEIGHT = 0.5;

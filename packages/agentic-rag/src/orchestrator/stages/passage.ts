@@ -95,13 +95,13 @@ export function choose(
   );
   // Worded as a request for an operation, the question is answered by one or not at all; found to
   // be an API question only by its subject (retrieval's), it falls back to the prose.
-  const operationFirst = operationRequired || (operationPreferred && covering.length > 0);
-  // Retrieval ranked the operations by what the question asks done to what it names: the answer
-  // opens with the first of them, not with whichever operation's text repeats more of its words.
-  const lead = Math.min(
-    ...covering.filter((candidate) => candidate.operation).map((candidate) => candidate.source.rank),
-  );
-  const leading = covering.filter((candidate) => candidate.operation && candidate.source.rank === lead);
+  // Retrieval ranked the operations by what the question asks done to what it names (through the
+  // spec's own words, which the operation's text need not repeat): the answer opens with the
+  // first of them, not with whichever operation's text repeats more of the question's words.
+  const ranked = candidates.filter((candidate) => candidate.operation);
+  const lead = Math.min(...ranked.map((candidate) => candidate.source.rank));
+  const leading = ranked.filter((candidate) => candidate.source.rank === lead);
+  const operationFirst = operationRequired || (operationPreferred && ranked.length > 0);
   const operations = operationFirst ? (leading.length > 0 ? leading : covering) : relevant;
   // A question that names something as code is answered first by a unit that names it, if any.
   const namers = operations.filter((candidate) => candidate.named);

@@ -1,5 +1,5 @@
 import { parseEntityReference } from '../../graph/index.js';
-import { extractIdentifiers } from '../../retrieve/index.js';
+import { extractIdentifiers, type RetrievalHit } from '../../retrieve/index.js';
 import { findInjections } from '../injection.js';
 import { injectionsIn } from './suspicion.js';
 import type { Source } from '../sources.js';
@@ -76,6 +76,12 @@ export function extractiveAnswer(
      * when one is among the passages, and prose answers when none is.
      */
     apiSubject?: boolean;
+    /**
+     * The operations retrieval ranked that do what the first does, to the same resource
+     * (`POST /locations`, `POST /locations/bulk`), first first: "what endpoints can I use to …"
+     * is answered by all of them.
+     */
+    sameOperations?: readonly string[];
   },
 ): Synthesis {
   const shape = questionShape(query, options.intent);
@@ -184,6 +190,11 @@ export function extractiveAnswer(
       : null;
   if (missing) return { answer: '', cited: [], notAddressed: missing };
 
+  const listed = (options.sameOperations ?? []).length > 1 && shape.asks.has('list') && operations;
+  if (listed) {
+    const answer = operationList(sources, options.sameOperations!);
+    if (answer) return answer;
+  }
   const quoted = expand(picks, shape.asks);
   const cited: Synthesis['cited'] = [];
   const indexOf = (source: Source, quote: string) => {
@@ -250,6 +261,62 @@ function sharedPairs(pairs: ReadonlySet<string>, text: string): number {
   let shared = 0;
   for (const pair of adjacentPairs(contentStems(text))) if (pairs.has(pair)) shared++;
   return shared;
+}
+
+/**
+ * The operations that do what was asked, each by its heading and the first sentence of its own
+ * description: "what endpoints can I use to create a location?" lists `POST /locations` and
+ * `POST /locations/bulk`. Null when fewer than two of them are among the sources.
+ */
+function operationList(sources: readonly Source[], sourceIds: readonly string[]): Synthesis | null {
+  const cited: Synthesis['cited'] = [];
+  const lines: string[] = [];
+  for (const sourceId of sourceIds) {
+    const source = sources.find(
+      (candidate) => candidate.sourceId === sourceId && candidate.origin !== 'tool',
+    );
+    if (!source) continue;
+    const units = splitUnits(source.text);
+    // A later chunk of the operation has no heading of its own; its title names it.
+    const heading =
+      units.find((unit) => unit.kind === 'heading' && OPERATION_HEADING.test(unit.text)) ??
+      (source.title && OPERATION_HEADING.test(source.title)
+        ? { kind: 'heading' as const, text: source.title, position: -1, block: -1 }
+        : undefined);
+    if (!heading) continue;
+    const says = units.find(
+      (unit) =>
+        unit.position > heading.position &&
+        unit.kind === 'sentence' &&
+        !/^(Operation ID|Operation type|Authentication):/.test(unit.text) &&
+        !isFragment(unit.text),
+    );
+    const index = cited.length + 1;
+    cited.push({ index, source, quote: heading.text });
+    lines.push(withCitation(heading.text, index));
+    if (says) lines.push(withCitation(says.text, index));
+  }
+  return cited.length > 1 ? { answer: lines.join(' '), cited } : null;
+}
+
+/** Method, operation type and the resource acted on (its last static path segment, bulk aside). */
+function operationShape(hit: RetrievalHit): string | null {
+  const metadata = hit.documentMetadata ?? {};
+  if (metadata.chunk_type !== 'endpoint') return null;
+  const segments = Array.isArray(metadata.path_segments) ? (metadata.path_segments as string[]) : [];
+  const target = segments.filter((segment) => !/^(bulk|batch)$/i.test(segment)).at(-1) ?? '';
+  return `${String(metadata.method)} ${String(metadata.operation_type)} ${target}`;
+}
+
+/**
+ * The operations among the hits that do what the first operation does to the same resource
+ * (same method, operation type and target), in retrieval's order.
+ */
+export function sameOperations(hits: readonly RetrievalHit[]): string[] {
+  const operations = hits.filter((hit) => hit.operation !== undefined);
+  const first = operations[0] ? operationShape(operations[0]) : null;
+  if (!first) return [];
+  return [...new Set(operations.filter((hit) => operationShape(hit) === first).map((hit) => hit.sourcePath))];
 }
 
 /** The longest example a how-to answer carries. */
