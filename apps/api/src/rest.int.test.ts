@@ -114,7 +114,7 @@ describe('REST search contract', () => {
       // Whichever chunk brought an algorithm in, its content is the block that defines it.
       for (const result of reply.body.results.filter((found: { type: string }) => found.type === 'algorithm'))
         expect(result.content).toContain(`**Algorithm ${result.number}.**`);
-      expect(reply.body.corrections).toEqual([{ from: 'pomp', to: 'pomdp' }]);
+      expect(reply.body.corrections).toEqual([{ from: 'POMP', to: 'POMDP' }]);
     });
 
     it.each([

@@ -142,8 +142,8 @@ function matchesFilters(fields: EntityFields, filters: SemanticRequest['filters'
 }
 
 /**
- * The corrected words as the corpus writes them ("POMP" → "POMDP"): corrections name stemmed
- * lexemes, so the spelling is read off the retrieved text.
+ * The corrected words as the corpus writes them ("POMP" → "POMDP"), read off the retrieved text
+ * so the suggestion has the corpus's own casing.
  */
 function didYouMean(retrieval: Awaited<ReturnType<RagRuntime['retriever']['retrieve']>>): string | null {
   if (retrieval.corrections.length === 0) return null;

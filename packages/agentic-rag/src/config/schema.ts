@@ -249,6 +249,7 @@ export const configSchema = z.object({
   HNSW_EF_SEARCH: int(100, 1, 1000),
   RETRIEVAL_CANDIDATES: int(50, 10, 1000),
   TYPO_SIMILARITY_THRESHOLD: weight(0.3),
+  QUERY_SYNONYM_WEIGHT: weight(0),
   RAG_RERANKER: z
     .enum(['heuristic', 'http', 'none'])
     .default('heuristic')

@@ -205,6 +205,10 @@ export const VARIABLE_DOCS: Partial<Record<keyof Config, VariableDoc>> = {
     meaning: 'pgvector `hnsw.ef_search` for the dense channel (at least the candidate count is used)',
   },
   RETRIEVAL_CANDIDATES: { meaning: 'candidates per channel before fusion; the reranker sees this many' },
+  QUERY_SYNONYM_WEIGHT: {
+    meaning:
+      'how much a WordNet synonym of a question word counts against the word itself (0 to 1; 0: no synonyms). Off by default: on the dev sets synonyms brought in more wrong senses than missing words (docs/search.md)',
+  },
   TYPO_SIMILARITY_THRESHOLD: {
     meaning:
       'minimum trigram similarity for correcting an unknown query word (pg_trgm; below 0.3 acts as 0.3)',

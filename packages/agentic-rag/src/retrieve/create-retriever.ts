@@ -46,6 +46,7 @@ export function createRetriever(
       efSearch: config.HNSW_EF_SEARCH,
       candidates: config.RETRIEVAL_CANDIDATES,
       typoSimilarity: config.TYPO_SIMILARITY_THRESHOLD,
+      synonymWeight: config.QUERY_SYNONYM_WEIGHT,
       mmrLambda: config.MMR_LAMBDA,
       graphHops: config.RETRIEVAL_GRAPH_HOPS,
       feedback: {

@@ -10,6 +10,7 @@ import { findInjections } from '../injection.js';
 import type { Ask } from '../../understand/index.js';
 import {
   hasNumber,
+  isDefinitional,
   isFragment,
   isLeadIn,
   isQuestion,
@@ -25,8 +26,6 @@ const MAX_QUOTED = 12;
 const MAX_PER_SOURCE = 4;
 /** The longest unit quoted: longer ones are not sentences but blobs. */
 export const MAX_UNIT_LENGTH = 600;
-/** Questions a paragraph answers better than its best sentence alone. */
-const EXPLAINED: readonly Ask[] = ['definition', 'difference', 'reason'];
 /** Sentences of the first pick's paragraph read on after it. */
 const READ_ON = 2;
 /** A list quoted whole stops after this many items. */
@@ -263,7 +262,10 @@ export function expand(
     // A definition, a difference or a reason is explained by a paragraph, not one sentence of it:
     // the first pick reads on ("…, but since it does not actually scan the tables it is faster.
     // Furthermore, it reclaims disk space immediately …").
-    if (order === 0 && unit.kind === 'sentence' && EXPLAINED.some((ask) => asks.has(ask)))
+    // (A definition reads on only from a sentence that defines.)
+    const explains =
+      asks.has('difference') || asks.has('reason') || (asks.has('definition') && isDefinitional(unit.text));
+    if (order === 0 && unit.kind === 'sentence' && explains)
       wanted.push(
         ...siblings
           .filter((sibling) => sibling.block === unit.block && sibling.position > unit.position)

@@ -192,8 +192,19 @@ export function extractiveAnswer(
 
   const listed = (options.sameOperations ?? []).length > 1 && shape.asks.has('list') && operations;
   if (listed) {
-    const answer = operationList(sources, options.sameOperations!);
-    if (answer) return answer;
+    const list = operationList(sources, options.sameOperations!);
+    if (list) {
+      // The first operation's request example, as for any endpoint question.
+      const example = requestExample(sources, list.cited);
+      if (!example) return list;
+      const known = list.cited.find((entry) => entry.source.chunkId === example.source.chunkId);
+      const index = known?.index ?? list.cited.length + 1;
+      if (!known) list.cited.push({ index, source: example.source, quote: example.code });
+      return {
+        answer: `${list.answer} ${withCitation('Example request body', index)}\n\n${example.code}`,
+        cited: list.cited,
+      };
+    }
   }
   const quoted = expand(picks, shape.asks);
   const cited: Synthesis['cited'] = [];

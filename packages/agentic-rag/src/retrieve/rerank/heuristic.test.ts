@@ -74,9 +74,9 @@ describe('HeuristicReranker', () => {
         ],
       });
       expect(result.features).toEqual([
-        { fused: 1 / 3, coverage: 1, proximity: 1, heading: 0.5, identifier: 1 },
-        { fused: 1, coverage: 0.5, proximity: 0, heading: 0, identifier: 0 },
-        { fused: 0, coverage: 1, proximity: 1, heading: 0.5, identifier: 1 },
+        { fused: 1 / 3, coverage: 1, proximity: 1, heading: 0.5, identifier: 1, title: 0 },
+        { fused: 1, coverage: 0.5, proximity: 0, heading: 0, identifier: 0, title: 0 },
+        { fused: 0, coverage: 1, proximity: 1, heading: 0.5, identifier: 1, title: 0 },
       ]);
       const [a, b, c] = result.scores;
       expect(a).toBeCloseTo(1.0, 12);
@@ -144,10 +144,31 @@ describe('HeuristicReranker', () => {
 
     it('computes each feature by hand', async () => {
       const found = await features('rate card update', candidates());
-      expect(found[0]).toEqual({ fused: 1, coverage: 1, proximity: 1, heading: 2 / 3, identifier: 0 });
-      expect(found[1]).toEqual({ fused: 0.5, coverage: 1, proximity: 0.5, heading: 0, identifier: 0 });
-      expect(found[2]).toEqual({ fused: 0, coverage: 0, proximity: 0, heading: 0, identifier: 0 });
-      expect(found[3]).toEqual({ fused: 0.25, coverage: 1, proximity: 0, heading: 1, identifier: 0 });
+      expect(found[0]).toEqual({
+        fused: 1,
+        coverage: 1,
+        proximity: 1,
+        heading: 2 / 3,
+        identifier: 0,
+        title: 0,
+      });
+      expect(found[1]).toEqual({
+        fused: 0.5,
+        coverage: 1,
+        proximity: 0.5,
+        heading: 0,
+        identifier: 0,
+        title: 0,
+      });
+      expect(found[2]).toEqual({ fused: 0, coverage: 0, proximity: 0, heading: 0, identifier: 0, title: 0 });
+      expect(found[3]).toEqual({
+        fused: 0.25,
+        coverage: 1,
+        proximity: 0,
+        heading: 1,
+        identifier: 0,
+        title: 0,
+      });
     });
 
     it('blends the features with weights fused 0.45, coverage 0.2, proximity 0.1, heading 0.1', async () => {
@@ -170,12 +191,12 @@ describe('HeuristicReranker', () => {
 
     it('gives proximity 0 when only one query term is present', async () => {
       const [found] = await features('rate card update', [candidate('The rate is fixed; the rate is low.')]);
-      expect(found).toEqual({ fused: 1, coverage: 1 / 3, proximity: 0, heading: 0, identifier: 0 });
+      expect(found).toEqual({ fused: 1, coverage: 1 / 3, proximity: 0, heading: 0, identifier: 0, title: 0 });
     });
 
     it('gives zero coverage and heading for a query of stopwords only', async () => {
       const [found] = await features('what is it', [candidate('What is it?', { title: 'What' })]);
-      expect(found).toEqual({ fused: 1, coverage: 0, proximity: 0, heading: 0, identifier: 0 });
+      expect(found).toEqual({ fused: 1, coverage: 0, proximity: 0, heading: 0, identifier: 0, title: 0 });
     });
 
     it('gives fused 1 to every candidate when all fused scores are equal', async () => {
