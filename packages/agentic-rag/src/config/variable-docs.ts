@@ -207,7 +207,7 @@ export const VARIABLE_DOCS: Partial<Record<keyof Config, VariableDoc>> = {
   RETRIEVAL_CANDIDATES: { meaning: 'candidates per channel before fusion; the reranker sees this many' },
   QUERY_SYNONYM_WEIGHT: {
     meaning:
-      'how much a WordNet synonym of a question word counts against the word itself (0 to 1; 0: no synonyms). Off by default: on the dev sets synonyms brought in more wrong senses than missing words (docs/search.md)',
+      'how much a WordNet synonym of a question word counts against the word itself (0 to 1; 0: no synonyms). Off by default: at 0.3 the dev sets gained one API question and lost nDCG on two BEIR rows and a manual page first (docs/search.md)',
   },
   TYPO_SIMILARITY_THRESHOLD: {
     meaning:
