@@ -14,6 +14,7 @@ import {
   createRuntime,
   listen,
   readyLine,
+  warmLexicon,
   runService,
   serviceConfig,
   serviceLog,
@@ -102,6 +103,8 @@ async function main(): Promise<void> {
     corpus: { workspaceId: config.AGENTIC_RAG_WORKSPACE, documents, chunks },
     logFile: log.file,
   };
+  // The first question should not wait for the dictionaries the question understanding reads.
+  warmLexicon();
   state.ready = true;
   logger.info('ready', { event: 'api-ready', ...facts });
   log.announce(readyLine(facts));

@@ -7,3 +7,4 @@ export { inWordNet, lemmas, senses } from './wordnet.js';
 export type { PartOfSpeech, Sense } from './wordnet.js';
 export { contentStems } from './words.js';
 export { compoundParts } from './compounds.js';
+export { warmLexicon } from './warm.js';

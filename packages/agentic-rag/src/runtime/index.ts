@@ -6,3 +6,4 @@ export { logFilePath, serviceLog } from './service-log.js';
 export type { ServiceLog } from './service-log.js';
 export { consoleUrl, readyLine } from './ready-line.js';
 export type { ReadyFacts } from './ready-line.js';
+export { warmLexicon } from '../lexicon/index.js';

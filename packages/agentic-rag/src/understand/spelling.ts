@@ -126,9 +126,8 @@ export async function correctSpelling(
   for (const token of unknown) {
     const word = token.lower;
     const candidates = new Set<string>();
-    // English words a speller would offer (acronyms are names: only the corpus may correct them).
-    if (token.kind === 'word') for (const suggestion of suggest(word)) candidates.add(suggestion);
-    // And the corpus's own vocabulary, which holds the names no dictionary has ("webhook", "pomdp").
+
+    // The corpus's own vocabulary, which also holds the names no dictionary has ("webhook", "pomdp").
     const lexeme = statistics.get(word)?.lexeme ?? word;
     // `%` uses the trigram index at the threshold set for this transaction.
     const near = await sql.transaction(async (tx) => {
@@ -143,8 +142,17 @@ export async function correctSpelling(
       );
     });
     // A lexeme is a stem ("valu"), not a word: the corpus's own spelling of it is the candidate.
-    for (const row of near.rows)
-      for (const surface of await surfaceForms(sql, workspaceId, row.lexeme)) candidates.add(surface);
+    for (const surface of await surfaceForms(
+      sql,
+      workspaceId,
+      near.rows.map((row) => row.lexeme),
+    ))
+      candidates.add(surface);
+    // Words a speller would offer, when the corpus's own spellings hold nothing close (slower, and
+    // only a word the corpus uses can be the correction anyway). Acronyms are names: only the
+    // corpus may correct them.
+    if (token.kind === 'word' && ![...candidates].some((candidate) => isTypoOf(word, candidate)))
+      for (const suggestion of suggest(word)) candidates.add(suggestion);
     const close = [...candidates].filter((candidate) => candidate !== word && isTypoOf(word, candidate));
     if (close.length === 0) continue;
     const known = await wordStatistics(sql, workspaceId, close);
@@ -187,19 +195,26 @@ export async function correctSpelling(
 }
 
 /**
- * The words of a few chunks holding the lexeme that stem to it, as the chunk writes them (lower case):
- * "pomdp" and "pomdps" for the lexeme pomdp. Each is a candidate; the edit distance picks.
+ * The words of a few chunks holding each lexeme that stem to it, as the chunks write them (lower
+ * case): "pomdp" and "pomdps" for the lexeme pomdp. Each is a candidate; the edit distance picks.
+ * One query for all the lexemes.
  */
-async function surfaceForms(sql: SqlExecutor, workspaceId: string, lexeme: string): Promise<string[]> {
+async function surfaceForms(
+  sql: SqlExecutor,
+  workspaceId: string,
+  lexemes: readonly string[],
+): Promise<string[]> {
+  if (lexemes.length === 0) return [];
   const result = await sql.query<{ word: string }>(
     `SELECT DISTINCT w.word
-       FROM (SELECT c.text FROM rag_chunk_terms t JOIN rag_chunks c ON c.id = t.chunk_id
-              WHERE t.workspace_id = $1 AND t.lexeme = $2 LIMIT 5) AS chunk,
+       FROM unnest($2::text[]) AS x(lexeme),
+            LATERAL (SELECT c.text FROM rag_chunk_terms t JOIN rag_chunks c ON c.id = t.chunk_id
+                      WHERE t.workspace_id = $1 AND t.lexeme = x.lexeme LIMIT 3) AS chunk,
             LATERAL unnest(regexp_split_to_array(lower(chunk.text), '[^[:alnum:]]+')) AS w(word)
-      WHERE length(w.word) > 0
-        AND (SELECT l.lexeme FROM unnest(to_tsvector('english', w.word)) AS l LIMIT 1) = $2
-      ORDER BY w.word LIMIT 8`,
-    [workspaceId, lexeme],
+      WHERE length(w.word) > 0 AND left(w.word, 1) = left(x.lexeme, 1)
+        AND (SELECT l.lexeme FROM unnest(to_tsvector('english', w.word)) AS l LIMIT 1) = x.lexeme
+      LIMIT 40`,
+    [workspaceId, [...lexemes]],
   );
   return result.rows.map((row) => row.word);
 }
