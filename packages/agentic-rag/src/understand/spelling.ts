@@ -110,6 +110,9 @@ export async function correctSpelling(
   const unknown = tokens.filter(
     (token) =>
       (token.kind === 'word' || token.kind === 'acronym') &&
+      // A capitalised word inside a sentence is a name ("Zstandard"): correcting it to a common
+      // word ("standard") would hide that the corpus does not know it.
+      !(token.kind === 'word' && /^\p{Lu}/u.test(token.text) && !sentenceStart(tokens, token)) &&
       !isKnownWord(token.lower, statistics.get(token.lower), token.kind === 'acronym'),
   );
   if (unknown.length === 0) return [];
@@ -217,6 +220,12 @@ async function surfaceForms(
     [workspaceId, [...lexemes]],
   );
   return result.rows.map((row) => row.word);
+}
+
+/** Whether the token opens the question or a sentence of it. */
+function sentenceStart(tokens: readonly Token[], token: Token): boolean {
+  const index = tokens.indexOf(token);
+  return index === 0;
 }
 
 function suggest(word: string): string[] {

@@ -97,8 +97,8 @@ export interface UnderstandOptions {
 /** Weights of the expansions that stand for the very word typed. */
 const SAME_THING = 1;
 const CLIPPING = 0.8;
-/** A declared long form: the acronym's meaning, which a passage may spell out instead. */
-const DECLARED = 0.25;
+/** A declared long form's weight in the lexical query: none (see `understand`). */
+const DECLARED = 0;
 /** A word of the verb's object, and a verb, against any other word of the question. */
 const OBJECT_WEIGHT = 1.5;
 const VERB_WEIGHT = 0.5;
@@ -189,9 +189,10 @@ export async function understand(
   );
   const correctedQuery = corrections.length > 0 ? applyCorrections(query, tokens, corrections) : null;
   const searchText = correctedQuery ?? query;
-  // The long forms the knowledge base declares for the question's acronyms widen the lexical
-  // query like any expansion, below the words typed: appended whole they outweighed the question
-  // (a POMDP's belief update turned into a search for its definition).
+  // The long forms the knowledge base declares for the question's acronyms are reported and read
+  // by the answer (a passage that spells the acronym out answers it), but not searched for: on
+  // the dev sets, searching them (appended or at a quarter weight) turned a POMDP's belief update
+  // into a search for its definition and changed no golden answer.
   const declared: Expansion[] = [];
   for (const { term, expansion } of (await options.declaredAcronyms?.(searchText)) ?? []) {
     if (searchText.toLowerCase().includes(expansion.toLowerCase())) continue;
@@ -210,7 +211,12 @@ export async function understand(
   const shape = questionShape(searchText);
   const entity = parseEntityReference(searchText);
   const lexical = await analyzeLexemes(sql, workspaceId, searchText);
-  await addExpansionLexemes(sql, workspaceId, lexical, expansions);
+  await addExpansionLexemes(
+    sql,
+    workspaceId,
+    lexical,
+    expansions.filter((expansion) => expansion.weight > 0),
+  );
 
   // What the question rules out ("without deleting the group") names no operation it wants.
   const ruledOut = ruledOutWords(searchText, searchTokens);
@@ -346,9 +352,11 @@ async function namesNotInCorpus(
       })
     )
       continue;
-    // A dotted name is a path of names (`Money.amount`: the amount of a Money), which a text
-    // seldom writes joined: each name must appear. A snake_case name is one name, written whole.
-    const segments = identifier.split('.').filter(Boolean);
+    // A dotted name of a type is a path of names (`Money.amount`: the amount of a Money), which a
+    // text seldom writes joined: each name must appear. A snake_case name is one name, written whole.
+    // A module path written in lower case (`typing.override`, `os.path.join`) is written whole
+    // wherever documentation mentions it; a type's member (`Money.amount`) seldom is.
+    const segments = /^[a-z][\w]*\./.test(identifier) ? [identifier] : identifier.split('.').filter(Boolean);
     let missing = false;
     for (const name of segments) {
       const found = await sql.query<{ found: boolean }>(

@@ -9,7 +9,7 @@ const WEIGHTS = {
   proximity: 0.1,
   heading: 0.1,
   identifier: 0.5,
-  title: 0.15,
+  title: 0.1,
 } as const;
 /** A title of more words than this is a sentence, not the name of what a page is about. */
 const NAME_WORDS = 4;
