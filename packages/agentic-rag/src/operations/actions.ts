@@ -125,6 +125,9 @@ const VERB_OPENERS = new Set(
   ),
 );
 
+/** "every location", "see them all", "which webhooks …": the question wants a collection. */
+const MANY = /\b(all|every)\b|\b(which|what)\s+(?!(?:does|is|was|has|kinds?|types?)\b)[a-z]+[^s\W]s\b/;
+
 const BULK =
   /\b(bulk|batch(es)?|(?<!how )many|several|multiple|in (one|a single) (request|call|go)|at once)\b/i;
 
@@ -133,7 +136,12 @@ const BULK =
  * rules out ("without removing the runner") are not asked for.
  */
 export function askedAction(question: string, words: readonly string[]): AskedAction {
-  const lower = ` ${question.toLowerCase().replace(/\b(without|instead of|rather than|not)\s+\w+/g, ' ')} `;
+  // What the question rules out or describes as done is not what it asks for: "without creating
+  // a location", "the webhooks we have set up".
+  const lower = ` ${question
+    .toLowerCase()
+    .replace(/\b(without|instead of|rather than|not)\s+\w+/g, ' ')
+    .replace(/\b(have|has|had|been|was|were|is|are)\s+(already\s+)?(set\s+up|\w+ed)\b/g, ' ')} `;
   const bulk = BULK.test(question);
   const verbs: string[] = [];
   // Words of a multi-word verb already read ("set up" is not "set").
@@ -195,6 +203,9 @@ export function askedAction(question: string, words: readonly string[]): AskedAc
     if (!chosen || (chosen[1] === 'weak' && found[1] === 'strong') || outranks(found, chosen)) chosen = found;
   }
   if (!chosen && bulk) chosen = ['create', 'weak'];
+  // Looking at all of something, or at "which carriers …", is listing a collection, not reading one.
+  if ((!chosen || (chosen[0] === 'read' && chosen[1] === 'weak')) && MANY.test(lower))
+    chosen = ['list', 'weak'];
   return {
     ...(chosen ? { class: chosen[0] } : {}),
     verbs,

@@ -1,6 +1,6 @@
 import { actionAgreement, type AskedAction } from './actions.js';
 import { verbFamily } from './verbs.js';
-import type { ApiOperation } from './catalogue.js';
+import type { ApiOperation, OperationField } from './catalogue.js';
 import type { OperationFieldIndex, QueryTerm } from './field-index.js';
 
 /**
@@ -28,6 +28,8 @@ export interface OperationQuery {
 const TARGET_NAMED = 1.3;
 const TARGET_UNNAMED = 0.8;
 const DEPRECATED = 0.9;
+/** Where the spec names what an operation acts on besides its path: its summary, tags and their descriptions. */
+const OBJECT_NAMING: readonly OperationField[] = ['summary', 'tags', 'tagDescriptions'];
 
 /** What agrees or disagrees with the question besides its words: the action, the target, deprecation. */
 export interface OperationFactors {
@@ -53,6 +55,16 @@ export class OperationJudge {
         .map((verb) => index.terms(verb).join(' ')),
     );
     this.undone = query.action.undoes === null ? null : index.terms(`un${query.action.undoes}`).join(' ');
+    this.object = query.action.object.flatMap((word) => index.terms(word));
+    this.positions = new Map(index.operations.map((operation, position) => [operation, position]));
+  }
+
+  private readonly object: string[];
+  private readonly positions: Map<ApiOperation, number>;
+
+  private has(operation: ApiOperation, term: string, field: OperationField): boolean {
+    const position = this.positions.get(operation);
+    return position !== undefined && this.index.has(position, term, field);
   }
 
   factors(operation: ApiOperation): OperationFactors {
@@ -61,10 +73,16 @@ export class OperationJudge {
     const actionWords = operation.action ? this.index.terms(operation.action).join(' ') : '';
     const verbNamed = actionWords !== '' && (this.verbTerms.has(actionWords) || this.undone === actionWords);
     const target = this.index.terms(operation.fields.target);
+    // The target is named by its own word, or by what the verb acts on in the words the spec uses
+    // to name the operation ("a new store" for `/locations`, whose tag says "stores").
+    const named =
+      target.some((term) => this.asked.has(term)) ||
+      this.object.some((term) =>
+        OBJECT_NAMING.some((field) => operation.fields[field] && this.has(operation, term, field)),
+      );
     return {
       action: actionAgreement(operation, this.query.action, verbNamed),
-      target:
-        target.length === 0 ? 1 : target.some((term) => this.asked.has(term)) ? TARGET_NAMED : TARGET_UNNAMED,
+      target: target.length === 0 ? 1 : named ? TARGET_NAMED : TARGET_UNNAMED,
       deprecated: operation.deprecated ? DEPRECATED : 1,
     };
   }

@@ -1,4 +1,10 @@
-import type { AskedAction, OperationFieldIndex, QueryTerm, RankedOperation } from '../operations/index.js';
+import type {
+  AskedAction,
+  OperationField,
+  OperationFieldIndex,
+  QueryTerm,
+  RankedOperation,
+} from '../operations/index.js';
 import type { QuestionShape } from './shape.js';
 import type { QueryIntent } from './wording.js';
 
@@ -73,6 +79,21 @@ function namesResource(index: OperationFieldIndex, term: string): boolean {
   return false;
 }
 
+/** Fields that say what an operation is about, not how it works. */
+const NAMING: readonly OperationField[] = ['path', 'target', 'summary', 'operationId', 'tags', 'tagDescriptions'];
+
+/**
+ * Whether the operation names what the question's verb acts on, in the words of its naming fields
+ * (its tag's description says "warehouses, stores, drop-off points" for `/locations`).
+ */
+function namesObject(evidence: IntentEvidence, best: RankedOperation): boolean {
+  const index = evidence.index;
+  if (!index || evidence.action.object.length === 0) return false;
+  return evidence.action.object
+    .flatMap((word) => index.terms(word))
+    .some((term) => NAMING.some((field) => index.has(best.index, term, field)));
+}
+
 export function decideIntent(evidence: IntentEvidence): UnderstoodIntent {
   const { wording, action } = evidence;
   const operationType = action.class ?? wording.operationType;
@@ -138,7 +159,8 @@ export function decideIntent(evidence: IntentEvidence): UnderstoodIntent {
   // thing the question names (its target resource), and does what the question asks.
   const best = evidence.ranked[0];
   const structure = best
-    ? (best.explain.target > 1 ? TARGET_EVIDENCE : 0) + (best.explain.action > 1 ? ACTION_EVIDENCE : 0)
+    ? (best.explain.target > 1 || namesObject(evidence, best) ? TARGET_EVIDENCE : 0) +
+      (best.explain.action > 1 ? ACTION_EVIDENCE : 0)
     : 0;
   const named = Math.max(coverage, structure) * (asksToDo ? 1 : factual ? FACTUAL : LOOKING);
   const confidence = Number((1 - (1 - prior) * (1 - named)).toFixed(4));

@@ -41,7 +41,7 @@ const ASKS: ReadonlyArray<[Ask, RegExp]> = [
   ],
   [
     'difference',
-    /\bdifferen(ce|t|ces)\b.*\b(between|from)\b|\b(vs\.?|versus)\b|\bcompare[sd]?\b|\bdiffers?\b|\b(rather than|instead of)\b|\bwhen (should|do|would) (i|we|you) use\b.*\bor\b/,
+    /\bdifferen(ce|t|ces)\b.*\b(between|from)\b|\b(vs\.?|versus)\b|\bcompare[sd]?\b|\bdiffers?\b|\bwhen (should|do|would) (i|we|you) use\b.*\bor\b/,
   ],
   [
     'number',
@@ -53,7 +53,7 @@ const ASKS: ReadonlyArray<[Ask, RegExp]> = [
   ],
   [
     'steps',
-    /\bhow (do|can|should|would|could|must) (i|we|you|one|they|my)\b|\bhow to\b|\b(steps?|procedure|process|walk me through|set ?up|configure)\b/,
+    /\bhow (do|can|should|would|could|must) (i|we|you|one|they|my)\b|\bhow to\b|\b(is there a way|is it possible|what is the way) to\b|\b(steps?|procedure|process|walk me through|set ?up|configure)\b/,
   ],
   [
     'list',
