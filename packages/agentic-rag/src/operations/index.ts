@@ -5,7 +5,7 @@ export { OPERATION_FIELDS, toOperation } from './catalogue.js';
 export type { ApiOperation, OperationField, OperationType } from './catalogue.js';
 export { FIELD_WEIGHTS, OperationFieldIndex } from './field-index.js';
 export type { FieldWeights, QueryTerm } from './field-index.js';
-export { byScore, OperationJudge, product, rankOperations } from './rank.js';
+export { byScore, coversObject, OperationJudge, product, rankOperations } from './rank.js';
 export type { OperationFactors, OperationQuery, RankedOperation } from './rank.js';
 export { operationTerm } from './terms.js';
 export { workspaceOperations } from './workspace.js';

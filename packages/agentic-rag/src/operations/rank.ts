@@ -88,6 +88,27 @@ export class OperationJudge {
   }
 }
 
+/**
+ * Whether an operation's fields hold the head of what the question's verb acts on — its last word,
+ * as English noun phrases end in their head: "schedule a carrier pickup" is about a pickup, which
+ * an operation that only knows carriers does not cover.
+ */
+export function coversObject(
+  index: OperationFieldIndex,
+  operation: ApiOperation,
+  object: readonly string[],
+  /** What the head also stands for (its expansions: "MRs" → merge requests). */
+  alternatives: readonly string[] = [],
+): boolean {
+  const position = index.operations.indexOf(operation);
+  const head = object.at(-1);
+  if (position < 0 || head === undefined) return false;
+  return [head, ...alternatives].some((form) => {
+    const terms = index.terms(form);
+    return terms.length > 0 && terms.every((term) => index.fieldsOf(position, term).length > 0);
+  });
+}
+
 export const product = (factors: OperationFactors) => factors.action * factors.target * factors.deprecated;
 
 export function rankOperations(index: OperationFieldIndex, query: OperationQuery): RankedOperation[] {

@@ -7,6 +7,7 @@ import type { Sql } from '../db/index.js';
 import { ErrorCode, RagError, toRagError } from '../errors/index.js';
 import type { GraphStore } from '../graph/index.js';
 import type { Llm } from '../llm/index.js';
+import { coversObject } from '../operations/index.js';
 import { buildContext, type HybridRetriever } from '../retrieve/index.js';
 import { answersTotal, cacheLookups, silentLogger, type Logger } from '../telemetry/index.js';
 import type { LookupResult, ToolRouter } from '../tools/index.js';
@@ -481,14 +482,7 @@ export class RagOrchestrator {
     // An API question whose first operation acts on the very thing the question names is answered
     // by it, though its text may use the spec's words, not the question's ("favorite a project"
     // is `POST /projects/{id}/star`): the operation ranking is the evidence.
-    const first = run.retrieval?.hits[0]?.operation;
-    if (
-      run.plan!.intent === 'endpoint' &&
-      first &&
-      first.factors.target !== undefined &&
-      first.factors.target > 1
-    )
-      return 'synthesize';
+    if (run.plan!.intent === 'endpoint' && operationAnswers(run)) return 'synthesize';
     const unfamiliar = toolAnswered
       ? []
       : unknownFocus(run.input.query, run.retrieval?.stats.unknownTerms ?? []);
@@ -545,3 +539,26 @@ export class RagOrchestrator {
     }
   }
 }
+
+/**
+ * An API question whose first operation acts on the very thing the question names and covers all
+ * of what its verb acts on is answered by that operation, though its text may use the spec's words,
+ * not the question's, or does it by its own action segment ("favorite a project" is
+ * `POST /projects/{id}/star`): the operation ranking is the evidence. "Schedule a carrier pickup" is
+ * not covered by an operation that only knows carriers.
+ */
+function operationAnswers(run: Run): boolean {
+  const hit = run.retrieval?.hits[0];
+  const search = run.understanding?.operationSearch;
+  if (!hit?.operation || !search || (hit.operation.factors.target ?? 0) <= 1) return false;
+  // Its own action segment named by the question's verb (or the verb's family) is evidence too.
+  if ((hit.operation.factors.action ?? 0) >= VERB_NAMED) return true;
+  const operation = search.index.operations.find((candidate) => candidate.sourcePath === hit.sourcePath);
+  const { action, expansions } = run.understanding!;
+  const head = action.object.at(-1);
+  const alternatives = expansions.filter((entry) => entry.word === head).map((entry) => entry.expansion);
+  return operation !== undefined && coversObject(search.index, operation, action.object, alternatives);
+}
+
+/** The action factor of an operation whose own action segment the question's verb names. */
+const VERB_NAMED = 1.5;

@@ -80,7 +80,14 @@ function namesResource(index: OperationFieldIndex, term: string): boolean {
 }
 
 /** Fields that say what an operation is about, not how it works. */
-const NAMING: readonly OperationField[] = ['path', 'target', 'summary', 'operationId', 'tags', 'tagDescriptions'];
+const NAMING: readonly OperationField[] = [
+  'path',
+  'target',
+  'summary',
+  'operationId',
+  'tags',
+  'tagDescriptions',
+];
 
 /**
  * Whether the operation names what the question's verb acts on, in the words of its naming fields
