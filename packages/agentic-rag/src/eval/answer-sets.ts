@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { ErrorCode, RagError } from '../errors/index.js';
+import { parseJsonLines } from './json-lines.js';
 import type { SplitRole } from './suite.js';
 
 /**
@@ -55,39 +56,11 @@ export interface ManualQuestion {
   style: string;
 }
 
-async function readLines<T>(file: string, schema: z.ZodType<T>): Promise<T[]> {
+async function readLines<T extends { id: string }>(file: string, schema: z.ZodType<T>): Promise<T[]> {
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new RagError(ErrorCode.NOT_FOUND, `cannot read ${file}: ${error.code ?? error.message}`);
   });
-  const problems: string[] = [];
-  const rows: T[] = [];
-  const ids = new Set<string>();
-  text.split('\n').forEach((raw, index) => {
-    if (raw.trim() === '') return;
-    const at = `${file}:${index + 1}`;
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch {
-      problems.push(`${at}: not JSON`);
-      return;
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      problems.push(`${at}: ${issue.path.join('.') || 'line'}: ${issue.message}`);
-      return;
-    }
-    const id = (parsed.data as { id: string }).id;
-    if (ids.has(id)) problems.push(`${at}: duplicate id "${id}"`);
-    ids.add(id);
-    rows.push(parsed.data);
-  });
-  if (problems.length > 0)
-    throw new RagError(ErrorCode.INVALID_INPUT, `invalid question set:\n  ${problems.join('\n  ')}`, {
-      details: { problems },
-    });
-  return rows;
+  return parseJsonLines(text, file, 'question set', schema);
 }
 
 export async function loadApiQuestions(file: string): Promise<ApiQuestion[]> {

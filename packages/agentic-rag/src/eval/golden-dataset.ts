@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { ErrorCode, RagError } from '../errors/index.js';
+import { parseJsonLines } from './json-lines.js';
 
 export const GOLDEN_CATEGORIES = [
   'endpoint',
@@ -55,46 +56,22 @@ export async function loadGoldenDataset(file: string): Promise<GoldenEntry[]> {
 }
 
 export function parseGoldenDataset(text: string, name = 'golden set'): GoldenEntry[] {
-  const entries: GoldenEntry[] = [];
-  const problems: string[] = [];
-  const ids = new Set<string>();
-  text.split('\n').forEach((raw, index) => {
-    if (raw.trim() === '') return;
-    const at = `${name}:${index + 1}`;
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch {
-      problems.push(`${at}: not JSON`);
-      return;
-    }
-    const parsed = line.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      problems.push(`${at}: ${issue.path.join('.') || 'line'}: ${issue.message}`);
-      return;
-    }
-    const entry = parsed.data;
-    if (ids.has(entry.id)) problems.push(`${at}: duplicate id "${entry.id}"`);
-    ids.add(entry.id);
-    if (entry.must_refuse !== (entry.category === 'out-of-corpus'))
-      problems.push(`${at}: must_refuse is true exactly for out-of-corpus questions`);
-    if (!entry.must_refuse && entry.category !== 'out-of-corpus' && entry.expected_sources.length === 0)
-      problems.push(`${at}: an answerable question needs expected_sources`);
-    entries.push({
-      id: entry.id,
-      category: entry.category,
-      question: entry.question,
-      expectedSources: entry.expected_sources,
-      expectedFacts: entry.expected_facts,
-      mustRefuse: entry.must_refuse,
-      precisionSet: entry.precision_set,
-    });
-  });
-  if (problems.length > 0)
-    throw new RagError(ErrorCode.INVALID_INPUT, `invalid golden set:\n  ${problems.join('\n  ')}`, {
-      details: { problems },
-    });
+  const rows = parseJsonLines(text, name, 'golden set', line, (entry, at) =>
+    entry.must_refuse !== (entry.category === 'out-of-corpus')
+      ? `${at}: must_refuse is true exactly for out-of-corpus questions`
+      : !entry.must_refuse && entry.expected_sources.length === 0
+        ? `${at}: an answerable question needs expected_sources`
+        : null,
+  );
+  const entries: GoldenEntry[] = rows.map((entry) => ({
+    id: entry.id,
+    category: entry.category,
+    question: entry.question,
+    expectedSources: entry.expected_sources,
+    expectedFacts: entry.expected_facts,
+    mustRefuse: entry.must_refuse,
+    precisionSet: entry.precision_set,
+  }));
   if (entries.length === 0) throw new RagError(ErrorCode.INVALID_INPUT, `${name} holds no questions`);
   return entries;
 }

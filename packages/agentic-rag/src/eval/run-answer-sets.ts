@@ -12,6 +12,7 @@ import {
 } from './answer-sets.js';
 import { operationBaseline, pageBaseline, type BaselineIndex } from './bm25-baseline.js';
 import type { SplitRole } from './suite.js';
+import { textTable } from './text-table.js';
 
 /** What the runners need of a runtime. */
 export interface AnswerSetDeps {
@@ -328,20 +329,9 @@ export async function runManuals(
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 
-function table(header: string[], body: string[][]): string {
-  const widths = header.map((cell, column) =>
-    Math.max(cell.length, ...body.map((line) => line[column]!.length)),
-  );
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
-      .join('  ');
-  return [line(header), ...body.map(line)].join('\n');
-}
-
 /** One row per spec and split: the system's search, ragAnswer's first citation and the baseline. */
 export function renderApiTable(rows: readonly ApiSpecRow[]): string {
-  return table(
+  return textTable(
     [
       'spec',
       'split',
@@ -375,7 +365,7 @@ export function renderApiTable(rows: readonly ApiSpecRow[]): string {
 
 /** One row per manual and split: facts in the answers, search hit@1 against the baseline, refusals. */
 export function renderManualTable(rows: readonly ManualRow[]): string {
-  return table(
+  return textTable(
     [
       'manual',
       'split',

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { IngestPipeline } from '../ingest/index.js';
 import type { HybridRetriever } from '../retrieve/index.js';
 import { loadBeirDataset } from './beir-dataset.js';
+import { textTable } from './text-table.js';
 import { runBeir, type BeirReport, type EvalMode } from './run-beir.js';
 
 /**
@@ -127,12 +128,5 @@ export function renderSuiteTable(rows: readonly SuiteRow[], modes: readonly Eval
     row.best.mode,
     `${row.margin >= 0 ? '+' : ''}${row.margin.toFixed(4)}`,
   ]);
-  const widths = header.map((cell, column) =>
-    Math.max(cell.length, ...body.map((line) => line[column]!.length)),
-  );
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
-      .join('  ');
-  return [line(header), ...body.map(line)].join('\n');
+  return textTable(header, body);
 }
