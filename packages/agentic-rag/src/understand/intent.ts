@@ -124,6 +124,9 @@ export function decideIntent(evidence: IntentEvidence): UnderstoodIntent {
   // action is not a request for a schema.
   const shapeInPassing =
     wording.kind === 'schema' &&
+    // A verb must be there: "what fields …" reads as a listing by its plural alone, which is
+    // the shape question itself, not an action beside it.
+    action.verbs.length > 0 &&
     action.strength !== 'none' &&
     wording.trigger !== undefined &&
     !/^(schemas?|payload|request body)$/.test(wording.trigger);
