@@ -70,7 +70,12 @@ export function visibleText(html: string): { title: string; text: string } {
         title = node.children.map((child) => (child.type === 'text' ? child.data : '')).join('');
         return;
       }
-      if (node.name === 'script' || node.name === 'style' || node.name === 'head') return;
+      // The head holds the title (read above) and nothing a reader sees besides.
+      if (node.name === 'script' || node.name === 'style') return;
+      if (node.name === 'head') {
+        for (const child of node.children) if (child.type === 'tag' && child.name === 'title') walk(child);
+        return;
+      }
     }
     for (const child of node.children) walk(child);
   };

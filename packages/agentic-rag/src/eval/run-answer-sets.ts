@@ -232,7 +232,8 @@ async function manualPages(set: ManualSet): Promise<string[]> {
 export const readable = (text: string) =>
   text
     .replace(/`+/g, '')
-    .replace(/(\*\*|__|(?<![\w*])\*(?!\s)|(?<!\w)_(?!\s))/g, '')
+    .replace(/(\*\*|__)(.+?)\1/g, '$2')
+    .replace(/(?<![\w*])([*_])(?!\s)(.+?)(?<!\s)\1(?![\w*])/g, '$2')
     .replace(/\s+/g, ' ')
     .toLowerCase();
 
