@@ -7,7 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { API_SPEC_SETS, loadApiQuestions, loadManualQuestions, MANUAL_SETS } from './answer-sets.js';
 import { operationBaseline, pageBaseline, visibleText } from './bm25-baseline.js';
 import { parseJsonLines } from './json-lines.js';
-import { belowBaseline, operationKey, rankFigures, readable, type ApiSpecRow, type ManualRow } from './run-answer-sets.js';
+import {
+  belowBaseline,
+  operationKey,
+  rankFigures,
+  readable,
+  type ApiSpecRow,
+  type ManualRow,
+} from './run-answer-sets.js';
 import { textTable } from './text-table.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -111,13 +118,17 @@ describe('operationKey', () => {
   it('names an operation document as METHOD /path, and leaves any other document as it is', () => {
     expect(operationKey('spec.json#paths/v1/customers/{id}/post')).toBe('POST /v1/customers/{id}');
     expect(operationKey('stripe/openapi.json#paths/v1/charges/get')).toBe('GET /v1/charges');
-    expect(operationKey('spec.json#components/schemas/Customer')).toBe('spec.json#components/schemas/Customer');
+    expect(operationKey('spec.json#components/schemas/Customer')).toBe(
+      'spec.json#components/schemas/Customer',
+    );
   });
 });
 
 describe('readable', () => {
   it('drops Markdown code and emphasis marks so a fact matches what a reader sees', () => {
-    expect(readable('at least one `UNIQUE`\n  index, **not** _always_')).toBe('at least one unique index, not always');
+    expect(readable('at least one `UNIQUE`\n  index, **not** _always_')).toBe(
+      'at least one unique index, not always',
+    );
     // Underscores inside identifiers and a lone asterisk stay.
     expect(readable('use max_connections * 2')).toBe('use max_connections * 2');
   });
@@ -155,9 +166,15 @@ describe('BM25 baselines', () => {
 
 describe('report helpers', () => {
   it('aligns names left and figures right', () => {
-    expect(textTable(['set', 'split', 'P@1'], [['stripe', 'dev', '43.2'], ['jira', 'test', '5.0']])).toBe(
-      ['set     split   P@1', 'stripe  dev    43.2', 'jira    test    5.0'].join('\n'),
-    );
+    expect(
+      textTable(
+        ['set', 'split', 'P@1'],
+        [
+          ['stripe', 'dev', '43.2'],
+          ['jira', 'test', '5.0'],
+        ],
+      ),
+    ).toBe(['set     split   P@1', 'stripe  dev    43.2', 'jira    test    5.0'].join('\n'));
   });
 
   it('lists the rows where the system is below its baseline on the headline figure', () => {

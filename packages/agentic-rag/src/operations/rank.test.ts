@@ -54,7 +54,10 @@ describe('toOperation', () => {
 
 describe('OperationFieldIndex (BM25F)', () => {
   const summaryOp = operation('POST', '/a', { summary: 'Archive a project' });
-  const descriptionOp = operation('POST', '/b', { summary: 'Update a project', description: 'Can archive it.' });
+  const descriptionOp = operation('POST', '/b', {
+    summary: 'Update a project',
+    description: 'Can archive it.',
+  });
   const index = new OperationFieldIndex([summaryOp, descriptionOp], { term: operationTerm });
 
   it('weighs a word in the summary above the same word in the description', () => {
@@ -95,7 +98,10 @@ describe('OperationFieldIndex (BM25F)', () => {
 
 describe('rankOperations', () => {
   const repository = [
-    operation('DELETE', '/repos/{owner}/{repo}', { operation_type: 'delete', summary: 'Delete a repository' }),
+    operation('DELETE', '/repos/{owner}/{repo}', {
+      operation_type: 'delete',
+      summary: 'Delete a repository',
+    }),
     operation('DELETE', '/repos/{owner}/{repo}/labels/{name}', {
       operation_type: 'delete',
       summary: 'Delete a label',
@@ -106,11 +112,13 @@ describe('rankOperations', () => {
 
   it('puts the operation that acts on the named thing, with the asked action, first', () => {
     expect(rank(repository, 'how do I delete a repository')[0]).toBe('DELETE /repos/{owner}/{repo}');
-    expect(rank(repository, 'delete a label from a repository')[0]).toBe('DELETE /repos/{owner}/{repo}/labels/{name}');
+    expect(rank(repository, 'delete a label from a repository')[0]).toBe(
+      'DELETE /repos/{owner}/{repo}/labels/{name}',
+    );
     expect(rank(repository, 'show me a repository')[0]).toBe('GET /repos/{owner}/{repo}');
   });
 
-  it("reads a verb of the action segment's family as naming it (\"stop\" for /cancel)", () => {
+  it('reads a verb of the action segment\'s family as naming it ("stop" for /cancel)', () => {
     const shipments = [
       operation('POST', '/shipments/{id}/cancel', {
         operation_type: 'action',
@@ -131,7 +139,11 @@ describe('rankOperations', () => {
         tags: ['Locations'],
         tag_descriptions: ['Warehouses, stores, drop-off points'],
       }),
-      operation('POST', '/carriers', { operation_type: 'create', summary: 'Create a carrier', tags: ['Carriers'] }),
+      operation('POST', '/carriers', {
+        operation_type: 'create',
+        summary: 'Create a carrier',
+        tags: ['Carriers'],
+      }),
     ];
     expect(rank(locations, 'how do I add a new warehouse')[0]).toBe('POST /locations');
   });

@@ -1,0 +1,96 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../../test/backends.js';
+import { loadConfig } from '../config/index.js';
+import type { Sql } from '../db/index.js';
+import { DeterministicEmbedder } from '../embed/index.js';
+import { IngestPipeline } from '../ingest/index.js';
+import { createRetriever } from '../retrieve/index.js';
+import { CorpusStore } from '../store/index.js';
+
+/**
+ * The understanding of a question against what a workspace holds: the same words are an API
+ * question in a workspace that describes an API and a general one in a textbook, a typo is
+ * corrected to a word the workspace uses, and the operation the question names comes first.
+ */
+const sample = (folder: string) =>
+  fileURLToPath(new URL(`../../../../simulated_ingestion/${folder}`, import.meta.url));
+
+describe('understand (the sample API and textbook)', () => {
+  let sql: Sql;
+  const api = uniqueWorkspace('und-api');
+  const book = uniqueWorkspace('und-book');
+  const understand = (workspaceId: string, question: string) =>
+    createRetriever(loadConfig({}), sql, new DeterministicEmbedder()).understand(workspaceId, question);
+
+  beforeAll(async () => {
+    sql = await testBackends().at(-1)!.open();
+    const pipeline = new IngestPipeline({
+      store: new CorpusStore(sql),
+      embedder: new DeterministicEmbedder(),
+      maxTokens: 400,
+      overlapTokens: 40,
+    });
+    await pipeline.ingestSources({ workspaceId: api, sources: [sample('northwind-logistics/api')] });
+    await pipeline.ingestSources({
+      workspaceId: book,
+      sources: [sample('textbook/decision-making-under-uncertainty')],
+    });
+  });
+
+  afterAll(async () => {
+    await dropWorkspace(sql, api);
+    await dropWorkspace(sql, book);
+    await sql.close();
+  });
+
+  it.each([
+    ['How do I create a location?', 'create', 'POST /locations'],
+    // The spec's Locations tag says "Warehouses, stores, drop-off points".
+    ['How do I add a new warehouse?', 'create', 'POST /locations'],
+    ['how do i stop a shipment', 'delete', 'POST /shipments/{shipmentId}/cancel'],
+  ])('"%s" asks the API to %s: %s first', async (question, action, operation) => {
+    const understood = await understand(api, question);
+    expect(understood.intent).toMatchObject({ kind: 'endpoint', source: 'evidence' });
+    expect(understood.intent.confidence).toBeGreaterThanOrEqual(0.5);
+    expect(understood.action.class).toBe(action);
+    expect(understood.operations[0]?.operation.name).toBe(operation);
+  });
+
+  it('reads the wording where it says what it wants: a shape, an error set', async () => {
+    expect((await understand(api, 'What fields does the Location schema have?')).intent).toMatchObject({
+      kind: 'schema',
+      source: 'wording',
+    });
+    expect((await understand(api, 'Which error codes can creating a shipment return?')).intent).toMatchObject(
+      {
+        kind: 'error',
+        source: 'wording',
+      },
+    );
+  });
+
+  it('corrects a typo to the word the workspace uses, and ranks on the corrected words', async () => {
+    const understood = await understand(api, 'how do i cancel a shipmnet');
+    expect(understood.corrections).toEqual([expect.objectContaining({ from: 'shipmnet', to: 'shipment' })]);
+    expect(understood.operations[0]?.operation.name).toBe('POST /shipments/{shipmentId}/cancel');
+  });
+
+  it('reads the same kind of question as general where no API is described', async () => {
+    const create = await understand(book, 'how do I create a belief?');
+    expect(create.action.class).toBe('create');
+    expect(create.intent).toMatchObject({ kind: 'general', reasons: ['the workspace describes no API'] });
+    expect(create.operations).toEqual([]);
+    const entity = await understand(book, 'What is Algorithm 3.2?');
+    expect(entity.entity).toEqual({ type: 'Algorithm', number: '3.2' });
+    expect(entity.intent.kind).toBe('general');
+  });
+
+  it('never asks the API about a numbered entity, even in an API workspace', async () => {
+    const understood = await understand(api, 'How do I create Algorithm 3.2?');
+    expect(understood.intent).toMatchObject({
+      kind: 'general',
+      reasons: ['the question names a numbered entity'],
+    });
+  });
+});
