@@ -145,6 +145,10 @@ export async function correctSpelling(
       );
     });
     // A lexeme is a stem ("valu"), not a word: the corpus's own spelling of it is the candidate.
+    // A lexeme that is an English word ("shipment") is a candidate itself: the few chunks the
+    // surface forms are read from may spell it only in another form ("shipments").
+    for (const { lexeme: nearLexeme } of near.rows)
+      if (englishWords().isWord(nearLexeme) || inWordNet(nearLexeme)) candidates.add(nearLexeme);
     for (const surface of await surfaceForms(
       sql,
       workspaceId,
@@ -212,7 +216,7 @@ async function surfaceForms(
     `SELECT DISTINCT w.word
        FROM unnest($2::text[]) AS x(lexeme),
             LATERAL (SELECT c.text FROM rag_chunk_terms t JOIN rag_chunks c ON c.id = t.chunk_id
-                      WHERE t.workspace_id = $1 AND t.lexeme = x.lexeme LIMIT 3) AS chunk,
+                      WHERE t.workspace_id = $1 AND t.lexeme = x.lexeme ORDER BY t.chunk_id LIMIT 3) AS chunk,
             LATERAL unnest(regexp_split_to_array(lower(chunk.text), '[^[:alnum:]]+')) AS w(word)
       WHERE length(w.word) > 0 AND left(w.word, 1) = left(x.lexeme, 1)
         AND (SELECT l.lexeme FROM unnest(to_tsvector('english', w.word)) AS l LIMIT 1) = x.lexeme
