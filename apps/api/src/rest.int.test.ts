@@ -241,13 +241,16 @@ describe('REST search contract', () => {
     it('lets agents cache for a day (search) or a week (entities) and revalidate on the corpus version', async () => {
       const body = { query: 'variable elimination', k: 2 };
       const first = await call('POST', '/search/semantic', body);
-      expect(first.headers.get('cache-control')).toBe('public, max-age=86400');
+      // An answer to a key: the agent may keep it, a shared proxy may not hand it to another key.
+      expect(first.headers.get('cache-control')).toBe('private, max-age=86400');
+      expect(first.headers.get('vary')).toBe('Authorization');
       const etag = first.headers.get('etag')!;
       expect(etag).toMatch(/^W\/"rest-[^"]+"$/);
       const again = await call('POST', '/search/semantic', body, { 'if-none-match': etag });
       expect(again.status).toBe(304);
       const entity = await call('GET', '/entity/algorithm/3.2');
-      expect(entity.headers.get('cache-control')).toBe('public, max-age=604800');
+      expect(entity.headers.get('cache-control')).toBe('private, max-age=604800');
+      expect(entity.headers.get('vary')).toBe('Authorization');
 
       // A write to the corpus changes the version: the old tag no longer matches.
       await runtime.pipeline.ingestInline(ws, [

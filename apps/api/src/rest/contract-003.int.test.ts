@@ -148,7 +148,7 @@ describe('003 REST contract, to the letter', () => {
   };
   const expectSearch = (reply: Reply, k: number) => {
     expect(reply.status).toBe(200);
-    expect(reply.headers.get('cache-control')).toBe('public, max-age=86400');
+    expect(reply.headers.get('cache-control')).toBe('private, max-age=86400');
     expect(Array.isArray(reply.body.results)).toBe(true);
     expect(Number.isInteger(reply.body.total_count)).toBe(true);
     expect(reply.body.results.length).toBe(Math.min(k, reply.body.total_count));
@@ -296,7 +296,7 @@ describe('003 REST contract, to the letter', () => {
   describe('POST /search/expand-graph', () => {
     const expectExpansion = (reply: Reply) => {
       expect(reply.status).toBe(200);
-      expect(reply.headers.get('cache-control')).toBe('public, max-age=86400');
+      expect(reply.headers.get('cache-control')).toBe('private, max-age=86400');
       let relationships = 0;
       for (const document of reply.body.expanded_documents) {
         expect(Object.keys(document).sort()).toEqual(['content', 'id', 'relationships', 'type']);
@@ -420,7 +420,7 @@ describe('003 REST contract, to the letter', () => {
   describe('GET /entity/{entity_type}/{number}', () => {
     const expectEntity = (reply: Reply, type: string, number: string) => {
       expect(reply.status).toBe(200);
-      expect(reply.headers.get('cache-control')).toBe('public, max-age=604800');
+      expect(reply.headers.get('cache-control')).toBe('private, max-age=604800');
       expect(Object.keys(reply.body).sort()).toEqual(ENTITY_KEYS);
       expect(reply.body).toMatchObject({ id: `${type}_${number.replace('.', '_')}`, type, number });
       for (const field of ['title', 'content', 'chapter', 'section'])

@@ -1,3 +1,4 @@
+import { cacheControl } from './caching.js';
 import { RELATION_TYPES, TRAVERSE_TYPES } from './textbook.js';
 
 const error = {
@@ -21,7 +22,8 @@ const minCorpusVersion = {
 };
 const cached = (seconds: number) => ({
   ETag: { description: 'Weak tag of the request and the corpus version', schema: { type: 'string' } },
-  'Cache-Control': { description: `public, max-age=${seconds}`, schema: { type: 'string' } },
+  'Cache-Control': { description: cacheControl(seconds), schema: { type: 'string' } },
+  Vary: { description: 'Authorization: an answer is to the key that asked', schema: { type: 'string' } },
 });
 const entityFields = {
   id: { type: 'string', example: 'algorithm_3_2' },
