@@ -119,6 +119,8 @@ async function ingestCorpus(config: Config, runtime: RagRuntime, logger: Logger,
   const summary = await runtime.pipeline.ingestSources({
     workspaceId,
     sources: [config.AGENTIC_RAG_CORPUS_DIR],
+    // The name every later ingest of a path inside it gives a file (see discoverSources).
+    namingRoot: config.AGENTIC_RAG_CORPUS_DIR,
     signal,
   });
   logger.info('corpus ingested', {

@@ -124,7 +124,7 @@ async function main(): Promise<number> {
       );
       try {
         const row = await measure(runtime, 'queue', workers, corpus, async (workspaceId) => {
-          const { ids } = await queue.enqueueFolder(workspaceId, corpus);
+          const { ids } = await queue.enqueuePaths(workspaceId, [corpus]);
           const bar = new ProgressBar({ label: `  queue x${workers}` });
           const result = await queue.waitFor(ids, (done, total) => bar.update(done, total, ''));
           bar.finish();
@@ -141,7 +141,7 @@ async function main(): Promise<number> {
     // Enqueueing alone: reading and hashing each file, a rag_jobs row and a Redis job.
     const enqueueWorkspace = `bench-enqueue-${randomUUID().slice(0, 8)}`;
     const started = performance.now();
-    const { ids } = await queue.enqueueFolder(enqueueWorkspace, corpus);
+    const { ids } = await queue.enqueuePaths(enqueueWorkspace, [corpus]);
     const enqueueMs = (performance.now() - started) / ids.length;
     log(`bench:queue enqueue: ${enqueueMs.toFixed(2)} ms per job`);
     // Those jobs were only for timing: no worker of the next runs may pick them up.
@@ -181,7 +181,7 @@ async function main(): Promise<number> {
         try {
           const requestsBefore = server.requests();
           const row = await measure(runtime, `big-${label}`, workers, big, async (workspaceId) => {
-            const { ids } = await queue.enqueueFolder(workspaceId, big);
+            const { ids } = await queue.enqueuePaths(workspaceId, [big]);
             const result = await queue.waitFor(ids);
             if (result.dead > 0) throw new RagError(ErrorCode.INTERNAL, 'the big document died');
           });

@@ -167,6 +167,8 @@ async function main(): Promise<number> {
     const summary = await runtime.pipeline.ingestSources({
       workspaceId,
       sources,
+      // Named as the server names them, so the CLI and the API store one file once.
+      namingRoot: config.AGENTIC_RAG_CORPUS_DIR,
       prune: values.prune,
       ...(showProgress
         ? {
@@ -211,7 +213,7 @@ async function enqueue(
   runtime: RagRuntime,
   workspaceId: string,
   sources: readonly string[],
-  options: { json: boolean; quiet: boolean; wait: boolean; resume: boolean },
+  options: { json: boolean; quiet: boolean; wait: boolean; resume: boolean; prune: boolean },
 ): Promise<number> {
   const queue = runtime.queue!;
   const say = (line: string) => {
@@ -230,12 +232,19 @@ async function enqueue(
     }
     for (const lost of resumed.unrecoverable) say(`  cannot resume ${lost.document}: ${lost.reason}`);
   } else {
+    const namingRoot = runtime.config.AGENTIC_RAG_CORPUS_DIR;
     for (const source of sources) {
-      const { ids: queued, failures } = await queue.enqueueFolder(workspaceId, source);
+      const { ids: queued, failures } = await queue.enqueuePaths(workspaceId, [source], namingRoot);
       ids.push(...queued);
       say(
-        `queued ${queued.length} files of ${source}${failures > 0 ? ` (${failures} unreadable, skipped)` : ''}`,
+        `queued ${queued.length} files of ${source}${failures.length > 0 ? ` (${failures.length} missing or unreadable, skipped)` : ''}`,
       );
+      for (const failure of failures)
+        say(`  skipped ${failure.sourcePath}: [${failure.code}] ${failure.message}`);
+    }
+    if (options.prune) {
+      const removed = await runtime.pipeline.pruneMissing({ workspaceId, sources, namingRoot });
+      say(`removed ${removed} documents whose files are gone`);
     }
   }
   if (!options.wait) {

@@ -153,6 +153,8 @@ export const configSchema = z.object({
     .default(20)
     .describe('a number from 0 to 100000 (0 turns rate limiting off)'),
   RATE_LIMIT_BURST: int(60, 1, 1_000_000),
+  AUTH_PROOFS_PER_MINUTE: int(60, 0, 1_000_000),
+  AUTH_PROOF_BURST: int(100, 1, 1_000_000),
   INGEST_SECRETS: z
     .enum(['redact', 'refuse'])
     .default('redact')
@@ -222,6 +224,7 @@ export const configSchema = z.object({
   AGENTIC_RAG_WORKER_CONCURRENCY: int(2, 1, 64),
   AGENTIC_RAG_JOB_LOCK_MS: int(30_000, 1000, 3_600_000),
   AGENTIC_RAG_RECONCILE_MS: int(30_000, 1000, 3_600_000),
+  AGENTIC_RAG_ENQUEUE_WAIT_MS: int(2000, 100, 60_000),
   AGENTIC_RAG_STAGE_BATCH_SIZE: int(64, 1, 4096),
   AGENTIC_RAG_INGEST_MODE: z
     .enum(['auto', 'inline', 'queue'])

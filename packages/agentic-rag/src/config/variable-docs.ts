@@ -95,6 +95,11 @@ export const VARIABLE_DOCS: Partial<Record<keyof Config, VariableDoc>> = {
       'per-key token bucket refill rate in requests per second (`0`: no limit); in Redis when `REDIS_URL` is set, else per process',
   },
   RATE_LIMIT_BURST: { meaning: 'per-key token bucket size: requests a key may make at once' },
+  AUTH_PROOFS_PER_MINUTE: {
+    meaning:
+      'per client address: API keys a process has not yet verified (each costs one scrypt, ~50 ms of CPU) it may present per minute; past it, `RATE_LIMITED` before any hashing (`0`: no limit). A wrong or unknown key spends it too',
+  },
+  AUTH_PROOF_BURST: { meaning: 'per client address: unverified keys it may present at once' },
   INGEST_SECRETS: {
     meaning:
       "what ingestion does with credentials in a document: `redact` (replaced by `[REDACTED:rule]`, recorded in the document's metadata and the ingest summary) or `refuse` (`SECRET_REFUSED`)",
@@ -166,6 +171,10 @@ export const VARIABLE_DOCS: Partial<Record<keyof Config, VariableDoc>> = {
   AGENTIC_RAG_JOB_LOCK_MS: {
     meaning:
       "a job's lock; a killed worker's job goes to another worker about this long after its last renewal",
+  },
+  AGENTIC_RAG_ENQUEUE_WAIT_MS: {
+    meaning:
+      "how long an ingest waits for Redis to take each job before it answers anyway: the job is already recorded in Postgres (`rag_jobs`), and reaches the queue when Redis is back (a worker's reconciler enqueues it)",
   },
   AGENTIC_RAG_RECONCILE_MS: {
     meaning:

@@ -6,6 +6,8 @@ export { cl100kTokenizer } from './tokenizer.js';
 export type { Tokenizer } from './tokenizer.js';
 export { contentHash, pipelineFingerprint, stableChunkId } from './content-hash.js';
 export { discoverFiles, resolveInsideRoot } from './discover.js';
+export { discoverSources } from './sources.js';
+export type { Source } from './sources.js';
 export type { DiscoveredFile, Discovery, InsideRoot } from './discover.js';
 export { IngestPipeline } from './pipeline.js';
 export type {

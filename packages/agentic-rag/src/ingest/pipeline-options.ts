@@ -70,6 +70,11 @@ export interface IngestSourcesOptions {
   workspaceId: string;
   /** Directories (or single files) to ingest. */
   sources: readonly string[];
+  /**
+   * The folder that names what is inside it (the corpus directory): a path below it is named
+   * `<its name>/<path below it>` however it is reached (see discoverSources).
+   */
+  namingRoot?: string;
   /** Remove documents previously ingested from the same directory whose files are gone. */
   prune?: boolean;
   signal?: AbortSignal;

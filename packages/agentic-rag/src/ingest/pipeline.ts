@@ -14,7 +14,6 @@ import { contentHash, pipelineFingerprint, stableChunkId } from './content-hash.
 import { codePointOffsets } from './offsets.js';
 import { chunkPages, pageAt } from './pages.js';
 import type { LoadedDocument } from './document.js';
-import type { LoadResult } from './loaders/index.js';
 import type {
   DocumentSource,
   IngestPipelineOptions,
@@ -23,6 +22,7 @@ import type {
   PendingWork,
 } from './pipeline-options.js';
 import { screenDocument, type SecretRedaction } from './secrets/index.js';
+import { pruneSiblings, pruneSource } from './prune.js';
 import { discoverSources, extractionInput, loadFile, loadInline, runPool } from './sources.js';
 import {
   countIngest,
@@ -97,7 +97,7 @@ export class IngestPipeline {
       this.logger.warn('ingest failure', { event: 'ingest-failed', ...failure });
     };
 
-    const sources = await discoverSources(options.sources, fail);
+    const sources = await discoverSources(options.sources, fail, options.namingRoot);
     const filesTotal = sources.reduce((total, source) => total + source.files.length, 0);
     let filesDone = 0;
     this.logger.info('ingest start', {
@@ -192,11 +192,12 @@ export class IngestPipeline {
 
           // A single file says nothing about which of its neighbours still exist: only directories prune.
           if (options.prune && source.isDirectory) {
-            const stored = await this.options.store.listDocuments(options.workspaceId, source.label);
-            const gone = stored
-              .filter((document) => !seen.has(document.sourcePath) && !failedFiles.has(document.sourceFile))
-              .map((document) => document.sourcePath);
-            summary.documents.removed += await this.options.store.deleteDocuments(options.workspaceId, gone);
+            summary.documents.removed += await pruneSource(
+              this.options.store,
+              options.workspaceId,
+              source,
+              (document) => seen.has(document.sourcePath) || failedFiles.has(document.sourceFile),
+            );
           }
         }
       } finally {
@@ -213,6 +214,25 @@ export class IngestPipeline {
     countIngest(summary);
     this.logger.info('ingest done', { event: 'ingest-done', ...summary, failures: summary.failures.length });
     return summary;
+  }
+
+  /**
+   * Removes the documents of the given folders whose files are gone: the prune of a queued ingest,
+   * where workers ingest what exists and nobody sees the folder whole. A folder that could not be
+   * walked completely says nothing about what is gone, so nothing is removed then.
+   */
+  async pruneMissing(options: Omit<IngestSourcesOptions, 'prune' | 'onProgress'>): Promise<number> {
+    let incomplete = false;
+    const sources = await discoverSources(options.sources, () => (incomplete = true), options.namingRoot);
+    if (incomplete) return 0;
+    let removed = 0;
+    for (const source of sources.filter((candidate) => candidate.isDirectory)) {
+      const present = new Set(source.files.map((file) => `${source.label}/${file.relativePath}`));
+      removed += await pruneSource(this.options.store, options.workspaceId, source, (document) =>
+        present.has(document.sourceFile),
+      );
+    }
+    return removed;
   }
 
   /**
@@ -247,7 +267,7 @@ export class IngestPipeline {
           fail({ sourcePath: document.sourcePath, code: ragError.code, message: ragError.message });
         }
       }
-      summary.documents.removed += await this.pruneSiblings(workspaceId, sourceRoot, loaded);
+      summary.documents.removed += await pruneSiblings(this.options.store, workspaceId, sourceRoot, loaded);
     }
     return this.finished(summary, started);
   }
@@ -288,26 +308,9 @@ export class IngestPipeline {
         fail({ sourcePath: document.sourcePath, code: ragError.code, message: ragError.message });
       }
     }
-    summary.documents.removed += await this.pruneSiblings(workspaceId, label, loaded);
+    summary.documents.removed += await pruneSiblings(this.options.store, workspaceId, label, loaded);
     summary.files = 1;
     return this.finished(summary, started);
-  }
-
-  /**
-   * A file split into documents (a knowledge pack's pieces, a spec's operations, JSONL records)
-   * that is ingested again on its own takes the documents it no longer yields with it: a piece
-   * removed or edited (a new id) must not stay searchable beside its replacement. A file that
-   * loaded nothing says nothing about its documents and prunes nothing.
-   */
-  private async pruneSiblings(workspaceId: string, sourceRoot: string, loaded: LoadResult): Promise<number> {
-    const sourceFile = loaded.documents[0]?.sourceFile;
-    if (!sourceFile) return 0;
-    const produced = new Set(loaded.documents.map((document) => document.sourcePath));
-    const stored = await this.options.store.listDocuments(workspaceId, sourceRoot, sourceFile);
-    const gone = stored
-      .filter((document) => !produced.has(document.sourcePath))
-      .map((document) => document.sourcePath);
-    return gone.length > 0 ? this.options.store.deleteDocuments(workspaceId, gone) : 0;
   }
 
   /** Stamps a run's summary with the corpus version it left and its speed. */

@@ -17,23 +17,38 @@ import {
 } from './loaders/index.js';
 
 export interface Source {
-  /** The folder's name: the first segment of every source path from it, and the prune scope. */
+  /** The naming folder's name: the first segment of every source path from it, and the prune scope. */
   label: string;
+  /** The folder named `label`: each file is at `folder/relativePath`. */
+  folder: string;
+  /** Each file's path below `folder` (its identity after `label/`). */
   files: DiscoveredFile[];
   isDirectory: boolean;
-  /** The folder its files must resolve inside; null for a file named on its own. */
+  /** The folder its files must resolve inside; null for a file named on its own outside any root. */
   root: string | null;
+  /**
+   * The source files (`label/...`) a prune of this folder may remove: `label/sub/` for a folder
+   * below the naming root, null for all of `label`.
+   */
+  scope: string | null;
 }
 
 /**
  * The files of each source: a directory's files (walked, with its discovery failures reported),
  * or a single file. A source that does not exist is reported and left out.
+ *
+ * One file has one identity however it is reached. Inside `namingRoot` (the corpus directory)
+ * every path is named `<namingRoot's name>/<path below it>`, so the start-up ingest of the whole
+ * folder, an ingest of one sub-folder and an ingest of one file agree. Outside it a folder names
+ * its files `<folder>/<path>` and a lone file `<its folder>/<file>`.
  */
 export async function discoverSources(
   paths: readonly string[],
   fail: (failure: IngestFailure) => void,
+  namingRoot?: string,
 ): Promise<Source[]> {
   const sources: Source[] = [];
+  const naming = namingRoot ? path.resolve(namingRoot) : null;
   for (const source of paths) {
     const resolved = path.resolve(source);
     const info = await stat(resolved).catch(() => null);
@@ -41,23 +56,50 @@ export async function discoverSources(
       fail({ sourcePath: source, code: ErrorCode.NOT_FOUND, message: `source ${source} does not exist` });
       continue;
     }
+    const below = naming !== null && isInside(naming, resolved) ? path.relative(naming, resolved) : null;
     if (info.isDirectory()) {
-      const label = path.basename(resolved);
+      const label = below === null ? path.basename(resolved) : path.basename(naming!);
+      const prefix = below ? `${below.split(path.sep).join('/')}/` : '';
       const discovered = await discoverFiles(resolved);
       for (const failure of discovered.failures)
-        fail({ ...failure, sourcePath: `${label}/${failure.sourcePath}` });
-      sources.push({ label, files: discovered.files, isDirectory: true, root: resolved });
-    } else {
-      const label = path.basename(path.dirname(resolved));
+        fail({ ...failure, sourcePath: `${label}/${prefix}${failure.sourcePath}` });
       sources.push({
         label,
+        folder: below === null ? resolved : naming!,
+        files: discovered.files.map((file) => ({ ...file, relativePath: `${prefix}${file.relativePath}` })),
+        isDirectory: true,
+        root: resolved,
+        scope: prefix ? `${label}/${prefix}` : null,
+      });
+    } else if (below !== null) {
+      sources.push({
+        label: path.basename(naming!),
+        folder: naming!,
+        files: [{ absolutePath: resolved, relativePath: below.split(path.sep).join('/') }],
+        isDirectory: false,
+        root: naming,
+        scope: null,
+      });
+    } else {
+      sources.push({
+        label: path.basename(path.dirname(resolved)),
+        folder: path.dirname(resolved),
         files: [{ absolutePath: resolved, relativePath: path.basename(resolved) }],
         isDirectory: false,
         root: null,
+        scope: null,
       });
     }
   }
   return sources;
+}
+
+/** Whether `candidate` is `root` or below it (both resolved). */
+export function isInside(root: string, candidate: string): boolean {
+  const inside = path.relative(root, candidate);
+  return (
+    inside === '' || (inside !== '..' && !inside.startsWith(`..${path.sep}`) && !path.isAbsolute(inside))
+  );
 }
 
 /**

@@ -131,7 +131,7 @@ describe.runIf(DATABASE_URL && REDIS_URL)('the ingest queue on a Redis Cluster',
     const documents = [...inlineDocuments(20, 'takes a PAUSE to embed'), ...files];
     const [doomed, survivor] = await Promise.all([f.startWorker(), f.startWorker()]);
     const ids = await enqueueAll(f, documents.slice(0, 20));
-    ids.push(...(await f.queue.enqueueFolder(f.workspace, f.corpus)).ids);
+    ids.push(...(await f.queue.enqueuePaths(f.workspace, [f.corpus])).ids);
     expect(ids).toHaveLength(30);
 
     // Every key of the queue is in its hash tag's slot: one node holds them all.

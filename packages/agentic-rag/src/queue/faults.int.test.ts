@@ -89,7 +89,7 @@ describe.runIf(DATABASE_URL && REDIS_URL)('the ingest queue under faults (real w
       ].join('\n'),
     );
     const first = await f.startWorker();
-    const { ids } = await f.queue.enqueueFolder(f.workspace, f.corpus);
+    const { ids } = await f.queue.enqueuePaths(f.workspace, [f.corpus]);
     expect(ids).toHaveLength(1);
     const id = ids[0]!;
 
@@ -142,7 +142,7 @@ describe.runIf(DATABASE_URL && REDIS_URL)('the ingest queue under faults (real w
     await f.write('rates.md', '# Rates\n\nRate shopping compares quotes from every active carrier.\n');
     await f.write('poison.md', '# Poison\n\nThis paragraph is POISON to the embedding server.\n');
     const worker = await f.startWorker();
-    const { ids } = await f.queue.enqueueFolder(f.workspace, f.corpus);
+    const { ids } = await f.queue.enqueuePaths(f.workspace, [f.corpus]);
     expect(ids).toHaveLength(3);
     expect(await f.queue.waitFor(ids, undefined, 30_000)).toEqual({ completed: 2, dead: 1 });
 
@@ -190,7 +190,7 @@ describe.runIf(DATABASE_URL && REDIS_URL)('the ingest queue under faults (real w
     const worker = await f.startWorker();
 
     await proxy.cut();
-    const { ids } = await f.queue.enqueueFolder(f.workspace, f.corpus);
+    const { ids } = await f.queue.enqueuePaths(f.workspace, [f.corpus]);
     expect(ids).toHaveLength(3);
     await sleep(3000);
     expect(await documentCount(f.workspace)).toBe(0);
@@ -227,7 +227,7 @@ describe.runIf(DATABASE_URL && REDIS_URL)('the ingest queue under faults (real w
     for (const name of ['one', 'two', 'three', 'four'])
       await f.write(`2-quick-${name}.md`, `# quick ${name}\n\nThis document embeds at once.\n`);
     const worker = await f.startWorker();
-    const { ids } = await f.queue.enqueueFolder(f.workspace, f.corpus);
+    const { ids } = await f.queue.enqueuePaths(f.workspace, [f.corpus]);
     expect(ids).toHaveLength(6);
 
     await until(

@@ -1,10 +1,15 @@
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { context, propagation } from '@opentelemetry/api';
 import { Queue, type Job } from 'bullmq';
 import type { Config } from '../config/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
-import { binaryLoaderFor, discoverFiles, findSecrets, redactSecrets } from '../ingest/index.js';
+import {
+  binaryLoaderFor,
+  discoverSources,
+  findSecrets,
+  redactSecrets,
+  type IngestFailure,
+} from '../ingest/index.js';
 import type { JobRecord, JobStore } from '../store/index.js';
 import type { QueueCounts } from '../telemetry/index.js';
 import {
@@ -117,26 +122,64 @@ export class IngestQueue {
         };
       },
     );
-    await this.queue.add(queued.kind, queued, { jobId: id });
+    await this.handOver(queued, id);
     return id;
   }
 
-  /** Every ingestible file of a folder, one job each; hashes are taken now, from the bytes. */
-  async enqueueFolder(workspaceId: string, folder: string): Promise<{ ids: string[]; failures: number }> {
-    const root = path.resolve(folder);
-    const discovered = await discoverFiles(root);
+  /**
+   * Gives a recorded job to Redis, waiting at most AGENTIC_RAG_ENQUEUE_WAIT_MS, and not at all
+   * while the connection is known to be down. With Redis away the caller is answered anyway,
+   * truthfully: the job is in rag_jobs, the add finishes when Redis returns (ioredis keeps the
+   * command), and if it never does a worker's reconciler enqueues the job from rag_jobs. A job id
+   * is the idempotency key, so both arriving is still one job.
+   */
+  private async handOver(payload: JobPayload, id: string): Promise<void> {
+    const added = this.queue.add(payload.kind, payload, { jobId: id }).then(
+      () => undefined,
+      () => undefined,
+    );
+    if (this.connection.status !== 'ready') return;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.config.AGENTIC_RAG_ENQUEUE_WAIT_MS);
+    });
+    await Promise.race([added, waited]);
+    clearTimeout(timer);
+  }
+
+  /**
+   * Every ingestible file of the given folders and files, one job each, named as an inline ingest
+   * names it (see discoverSources: inside `namingRoot`, relative to it); hashes are taken now,
+   * from the bytes. What cannot be found or read is reported, not queued.
+   */
+  async enqueuePaths(
+    workspaceId: string,
+    paths: readonly string[],
+    namingRoot?: string,
+  ): Promise<{ ids: string[]; failures: IngestFailure[] }> {
+    const failures: IngestFailure[] = [];
+    const sources = await discoverSources(paths, (failure) => failures.push(failure), namingRoot);
     const ids: string[] = [];
-    for (const file of discovered.files) {
-      const bytes = await readFile(file.absolutePath);
-      ids.push(
-        await this.enqueue({
-          workspaceId,
-          source: { type: 'file', root, relativePath: file.relativePath },
-          contentHash: sha256(bytes),
-        }),
-      );
-    }
-    return { ids, failures: discovered.failures.length };
+    for (const source of sources)
+      for (const file of source.files) {
+        const bytes = await readFile(file.absolutePath).catch((error: NodeJS.ErrnoException) => {
+          failures.push({
+            sourcePath: `${source.label}/${file.relativePath}`,
+            code: ErrorCode.FILE_UNREADABLE,
+            message: `cannot read file: ${error.code ?? error.message}`,
+          });
+          return null;
+        });
+        if (!bytes) continue;
+        ids.push(
+          await this.enqueue({
+            workspaceId,
+            source: { type: 'file', root: source.folder, relativePath: file.relativePath },
+            contentHash: sha256(bytes),
+          }),
+        );
+      }
+    return { ids, failures };
   }
 
   async enqueueInline(workspaceId: string, id: string, content: string): Promise<string> {

@@ -107,7 +107,7 @@ describe.runIf(DATABASE_URL && REDIS_URL)(
       await f.write('b.md', `# B\n\n${fileText}\n`);
       const before = [
         await f.queue.enqueueInline(f.workspace, 'notes/a.md', `# A\n\n${inlineText}\n`),
-        ...(await f.queue.enqueueFolder(f.workspace, f.corpus)).ids,
+        ...(await f.queue.enqueuePaths(f.workspace, [f.corpus])).ids,
       ];
       expect(await f.queue.waitFor(before, undefined, 20_000)).toEqual({ completed: 2, dead: 0 });
       expect(await documentCount(f.workspace)).toBe(2);
@@ -118,7 +118,7 @@ describe.runIf(DATABASE_URL && REDIS_URL)(
       expect(await documentCount(f.workspace)).toBe(0);
       const after = [
         await f.queue.enqueueInline(f.workspace, 'notes/a.md', `# A\n\n${inlineText}\n`),
-        ...(await f.queue.enqueueFolder(f.workspace, f.corpus)).ids,
+        ...(await f.queue.enqueuePaths(f.workspace, [f.corpus])).ids,
       ];
       expect(after.filter((id) => before.includes(id))).toEqual([]);
       expect(await f.queue.waitFor(after, undefined, 20_000)).toEqual({ completed: 2, dead: 0 });
@@ -191,7 +191,7 @@ describe.runIf(DATABASE_URL && REDIS_URL)(
       const documents = [...inlineDocuments(20, 'takes a PAUSE to embed'), ...files];
       const worker = await f.startWorker();
       await enqueueAll(f, documents.slice(0, 20));
-      expect((await f.queue.enqueueFolder(f.workspace, f.corpus)).ids).toHaveLength(5);
+      expect((await f.queue.enqueuePaths(f.workspace, [f.corpus])).ids).toHaveLength(5);
       await until(
         async () => (await documentCount(f.workspace)) >= 5,
         30_000,
@@ -341,6 +341,31 @@ describe.runIf(DATABASE_URL && REDIS_URL)(
         [f.workspace],
       );
       console.log(`[fault] h: ${chunks.rows[0]!.n} chunks, jobs ${JSON.stringify(counts)}`);
+    }, 90_000);
+
+    it('i: with Redis down an ingest is answered at once with its job ids, and each runs once Redis is back', async () => {
+      const redis = await privateRedis({ persist: false });
+      const f = await fixture({
+        redisUrl: `redis://127.0.0.1:${redis.port}`,
+        env: { AGENTIC_RAG_RECONCILE_MS: '1000' },
+      });
+      await f.startWorker();
+      await redis.process.stop('SIGKILL');
+      await sleep(300);
+      const documents = inlineDocuments(10, 'was written while Redis was down');
+      const started = performance.now();
+      const ids = await enqueueAll(f, documents);
+      const seconds = (performance.now() - started) / 1000;
+      console.log(`[fault] i: ${ids.length} documents answered in ${seconds.toFixed(2)} s with Redis down`);
+      // Before, the first enqueue waited for Redis (30 s and more) and the caller saw a failure.
+      expect(seconds).toBeLessThan(10);
+      expect(new Set(ids).size).toBe(10);
+      expect(await statuses(f.workspace)).toEqual({ queued: 10 });
+
+      redis.process = await startRedis(redis.port, redis.dir, { persist: false });
+      expect(await settled(f.workspace, 60_000)).toEqual({ completed: 10 });
+      const truth = await truthSummary(sql, 'i ingest while Redis is down', f.workspace, documents, []);
+      expect(truth).toEqual({ expected: 10, stored: 10, ...clean });
     }, 90_000);
 
     it('g: a 30 s Postgres outage while jobs run loses nothing', async () => {

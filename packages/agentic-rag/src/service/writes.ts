@@ -57,12 +57,18 @@ export async function ingest(
       }
       const { runtime, workspaceId, signal } = context;
       const sources = await Promise.all(paths.map((requested) => corpusPath(runtime.config, requested)));
+      // Everything the server reads is named from the corpus directory, so a file has one identity
+      // whether the start-up ingest, a folder or the file itself brought it in.
+      const namingRoot = runtime.config.AGENTIC_RAG_CORPUS_DIR;
       if (runtime.queue) {
         // Every inline document is screened before any is queued: a refusal queues nothing.
         for (const document of documents) await runtime.queue.screenInline(document.id, document.content);
         const ids: string[] = [];
-        for (const source of sources)
-          ids.push(...(await runtime.queue.enqueueFolder(workspaceId, source)).ids);
+        if (sources.length > 0) {
+          ids.push(...(await runtime.queue.enqueuePaths(workspaceId, sources, namingRoot)).ids);
+          if (parsed.prune === true)
+            await runtime.pipeline.pruneMissing({ workspaceId, sources, namingRoot });
+        }
         for (const document of documents)
           ids.push(await runtime.queue.enqueueInline(workspaceId, document.id, document.content));
         const jobs = await Promise.all(ids.map((id) => runtime.jobs.get(id)));
@@ -78,6 +84,7 @@ export async function ingest(
               ? await runtime.pipeline.ingestSources({
                   workspaceId,
                   sources,
+                  namingRoot,
                   prune: parsed.prune === true,
                   ...(signal ? { signal } : {}),
                 })
@@ -125,21 +132,26 @@ export const deleteDocument = documentWrite('deleteDocument', async ({ runtime, 
   return { deleted: deleted > 0, corpusVersion };
 });
 
-/** Reads a document's folder again (unchanged files are skipped by content hash). */
+/**
+ * Reads a document's file again (unchanged content is skipped by its hash): only that file, named
+ * as it was, so a refresh never re-reads or duplicates the rest of the corpus.
+ */
 export const refreshDocument = documentWrite('refreshDocument', async (context, id) => {
   const { runtime, workspaceId, signal } = context;
   const document = await runtime.store.getDocument(workspaceId, id);
   if (!document) throw new RagError(ErrorCode.NOT_FOUND, `document "${id}" does not exist`);
-  // A document's identity starts with its folder's name, so the folder is what is re-read.
-  const root = path.resolve(runtime.config.AGENTIC_RAG_CORPUS_DIR);
-  if (path.basename(root) !== document.sourceRoot) {
+  const namingRoot = path.resolve(runtime.config.AGENTIC_RAG_CORPUS_DIR);
+  const below = document.sourceFile.slice(document.sourceRoot.length + 1);
+  if (path.basename(namingRoot) !== document.sourceRoot || below === '') {
     throw new RagError(
       ErrorCode.INVALID_INPUT,
       `document "${document.sourcePath}" was not ingested from AGENTIC_RAG_CORPUS_DIR and cannot be re-read by the server`,
     );
   }
+  // As a queued job reads a file: inside the corpus directory (links resolved), and the file's
+  // documents it no longer yields go with it (an operation removed from a spec).
   return inlineJob(context, 'refresh-document', { id: document.sourcePath }, () =>
-    runtime.pipeline.ingestSources({ workspaceId, sources: [root], ...(signal ? { signal } : {}) }),
+    runtime.pipeline.ingestFile(workspaceId, namingRoot, below, signal),
   );
 });
 

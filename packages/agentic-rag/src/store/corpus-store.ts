@@ -1,5 +1,5 @@
 import { ErrorCode, RagError } from '../errors/index.js';
-import type { Sql, SqlExecutor } from '../db/index.js';
+import { currentWorkspaceScope, type Sql, type SqlExecutor } from '../db/index.js';
 import type { GraphStore } from '../graph/index.js';
 import {
   dropDeferredIndex,
@@ -147,9 +147,13 @@ export class CorpusStore {
    *   its postings through them
    * A run that changes little never touches an index. Searches in between stay correct, slower:
    * pgvector falls back to an exact scan, BM25 to a scan of the postings.
+   *
+   * A run inside a workspace scope (a caller's ingest through the service) never does: the indexes
+   * are every workspace's, and the scope's database role may not drop them anyway (it would fail
+   * the run, and its count of documents would see one workspace only).
    */
   async withBulkLoad<T>(work: () => Promise<T>): Promise<T> {
-    if (this.bulk) return work();
+    if (this.bulk || currentWorkspaceScope() !== undefined) return work();
     const existing = (await this.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM rag_documents'))
       .rows[0]!.n;
     const bulk: BulkLoad = {
