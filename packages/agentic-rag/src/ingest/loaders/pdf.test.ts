@@ -2,6 +2,7 @@ import { PDFDocument, PDFHexString, PDFName, PDFNull, StandardFonts } from 'pdf-
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../errors/index.js';
 import { loadPdf, pdfLoader } from './pdf.js';
+import { DEFAULT_DOCUMENT_LIMITS } from './limits.js';
 import { writePdf } from './pdf-writer.test-support.js';
 
 /** A PDF whose trailer says it is encrypted with a password the empty one does not open. */
@@ -150,11 +151,17 @@ describe('loadPdf', () => {
       [{ text: 'two', y: 700 }],
       [{ text: 'three', y: 700 }],
     ]);
-    const pages = await pdfLoader({ maxBytes: 10_000_000, maxPages: 2 })({ sourcePath: 'long.pdf', bytes });
+    const pages = await pdfLoader({ ...DEFAULT_DOCUMENT_LIMITS, maxBytes: 10_000_000, maxPages: 2 })({
+      sourcePath: 'long.pdf',
+      bytes,
+    });
     expect(pages.failures).toEqual([
       { sourcePath: 'long.pdf', code: ErrorCode.FILE_TOO_LARGE, message: '3 pages; the limit is 2' },
     ]);
-    const size = await pdfLoader({ maxBytes: 100, maxPages: 10 })({ sourcePath: 'big.pdf', bytes });
+    const size = await pdfLoader({ ...DEFAULT_DOCUMENT_LIMITS, maxBytes: 100, maxPages: 10 })({
+      sourcePath: 'big.pdf',
+      bytes,
+    });
     expect(size.failures[0]?.code).toBe(ErrorCode.FILE_TOO_LARGE);
   });
 });
