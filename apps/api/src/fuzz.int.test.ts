@@ -8,6 +8,7 @@ import { serviceWithAdmin } from '../../../test/api.js';
 import { createMcpHttpServer } from '../../mcp/src/http.js';
 import { createToolbox } from '../../mcp/src/server.js';
 import { ingestTestCorpus, SPEC } from '../../mcp/src/test-corpus.js';
+import { docxBomb } from '../../../packages/agentic-rag/src/ingest/loaders/zip-bomb.test-support.js';
 import { createApi } from './server.js';
 
 /**
@@ -23,6 +24,10 @@ type Kind = 'string' | 'number' | 'boolean' | 'list' | 'json';
 type Transport = 'graphql' | 'rest' | 'mcp';
 
 const HUGE = 'x'.repeat(10_000_000);
+/** JSON nesting this deep: 3,000 used to be refused cleanly and 4,000 overflowed a stack. */
+const DEPTHS = [100, 3000, 4000, 20_000];
+const BOMB = docxBomb(600_000_000);
+const deepJson = (depth: number) => `${'{"a":['.repeat(depth)}1${']}'.repeat(depth)}`;
 // Long but under the 1 MiB body limit, so validation sees it; one 200,000-character token, which
 // once took four minutes to ingest (quadratic token counting and address masking): a regression
 // shows as this file timing out.
@@ -262,6 +267,7 @@ describe('fuzzing every transport with hostile input', () => {
         body,
       });
       judge('graphql', label, answer, graphqlCodes(answer), oversize);
+      return answer;
     };
     const query = (label: string, document: string, variables: unknown) =>
       post(`${label} ${describeValue(variables)}`, JSON.stringify({ query: document, variables }));
@@ -444,6 +450,35 @@ describe('fuzzing every transport with hostile input', () => {
         ['unknown-variable-type', { query: 'query($x: Nope) { corpus(workspaceId: $x) { version } }' }],
       ];
       for (const [label, envelope] of envelopes) await post(`envelope ${label}`, JSON.stringify(envelope));
+      for (const depth of DEPTHS) {
+        const variables = `{"workspaceId":${JSON.stringify(ws)},"x":${deepJson(depth)}}`;
+        await post(
+          `variables nested ${depth} deep`,
+          `{"query":${JSON.stringify(corpus)},"variables":${variables}}`,
+        );
+        const answer = await send(
+          `${base}/graphql?query=${encodeURIComponent(corpus)}&variables=${encodeURIComponent(variables)}`,
+          { headers: { authorization, 'apollo-require-preflight': 'true' } },
+        );
+        judge('graphql', `GET /graphql variables nested ${depth} deep`, answer, graphqlCodes(answer));
+      }
+      // A zip bomb uploaded inline: 0.67 MB of .docx that inflates to 600 MB of XML.
+      const bomb = await post(
+        'ingestDocuments docx bomb',
+        JSON.stringify({
+          query:
+            'mutation($input: IngestInput!) { ingestDocuments(input: $input) { summary { failures { sourceId code } } } }',
+          variables: {
+            input: {
+              workspaceId: ws,
+              documents: [{ id: 'fuzz/bomb.docx', contentBase64: BOMB.toString('base64') }],
+            },
+          },
+        }),
+      );
+      expect(parse(bomb.text)?.data).toEqual({
+        ingestDocuments: { summary: { failures: [{ sourceId: 'fuzz/bomb.docx', code: 'FILE_TOO_LARGE' }] } },
+      });
       for (const body of ['{', 'nul', '42', '[]', 'null', '"str"', '', '{"query":"{ corpus }"\u0000}'])
         await post(`raw body ${JSON.stringify(body)}`, body);
       await post('raw body invalid UTF-8', '{"query":"\udcff"}');
@@ -551,6 +586,11 @@ describe('fuzzing every transport with hostile input', () => {
         ])
           await request(`raw body ${JSON.stringify(body)}`, route, { method: 'POST', body });
         await request('body=10 MB', route, { method: 'POST', body: JSON.stringify({ query: HUGE }) }, true);
+        for (const depth of DEPTHS)
+          await request(`body nested ${depth} deep`, route, {
+            method: 'POST',
+            body: `{"query":"algorithm inference","filters":${deepJson(depth)}}`,
+          });
         await request('content-type=text/plain', route, {
           method: 'POST',
           body: JSON.stringify(semantic),
@@ -686,6 +726,11 @@ describe('fuzzing every transport with hostile input', () => {
         ['empty batch', []],
       ];
       for (const [label, envelope] of envelopes) await rpc(`envelope ${label}`, JSON.stringify(envelope));
+      for (const depth of DEPTHS)
+        await rpc(
+          `arguments nested ${depth} deep`,
+          `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"kb_search","arguments":{"query":"x","k":${deepJson(depth)}}}}`,
+        );
       for (const body of ['{', 'nul', '42', 'null', '"str"', '', '{"jsonrpc":"2.0"\u0000}'])
         await rpc(`raw body ${JSON.stringify(body)}`, body);
       await rpc('accept=text/html', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), {

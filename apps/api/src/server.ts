@@ -38,7 +38,8 @@ export async function createApi(
   const state: ApiState = { service, ready: false };
   const graphql = await createGraphql(service);
   const graphqlStream = createGraphqlStream(service);
-  const authenticate = (request: IncomingMessage) => service.authenticate(request.headers.authorization);
+  const authenticate = (request: IncomingMessage) =>
+    service.authenticate(request.headers.authorization, request.socket.remoteAddress);
 
   const route = async (request: IncomingMessage, response: ServerResponse, logger: Logger): Promise<void> => {
     if (handleExplorer(request, response, runtime.config.AGENTIC_RAG_WORKSPACE)) return;
@@ -139,7 +140,7 @@ function failed(response: ServerResponse, logger: Logger, error: unknown): void 
     sendJson(response, tooLarge ? 413 : 400, {
       errors: [
         {
-          message: tooLarge ? 'request body exceeds 1 MiB' : 'request body is not valid JSON',
+          message: tooLarge ? 'request body exceeds 1 MiB' : error.message,
           extensions: { code: 'BAD_REQUEST' },
         },
       ],

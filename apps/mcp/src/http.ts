@@ -7,6 +7,8 @@ import {
 import {
   ERROR_CODE_INFO,
   ErrorCode,
+  MAX_JSON_DEPTH,
+  nestsDeeperThan,
   toRagError,
   type Caller,
   type Logger,
@@ -81,7 +83,7 @@ export function createMcpHttpServer(
     }
     let caller: Caller;
     try {
-      caller = await service.authenticate(request.headers.authorization);
+      caller = await service.authenticate(request.headers.authorization, request.socket.remoteAddress);
     } catch (caught) {
       const error = toRagError(caught);
       if (error.code === ErrorCode.UNAUTHENTICATED) response.setHeader('www-authenticate', 'Bearer');
@@ -127,9 +129,15 @@ async function readMessage(request: IncomingMessage, response: ServerResponse): 
     }
     chunks.push(chunk);
   }
+  const text = Buffer.concat(chunks).toString('utf8');
+  // Parsed, a body nesting thousands deep overflows the stack of whatever walks it next.
+  if (nestsDeeperThan(text)) {
+    rpcError(response, 400, -32600, `Invalid Request: the body nests deeper than ${MAX_JSON_DEPTH} levels`);
+    return undefined;
+  }
   let body: unknown;
   try {
-    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    body = JSON.parse(text);
   } catch {
     rpcError(response, 400, -32700, 'Parse error: the body is not JSON');
     return undefined;

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap } from '@apollo/server';
-import type { Caller, Logger, RagService } from '@agentic-rag/core';
-import { readJson } from '../http-body.js';
+import { nestsDeeperThan, type Caller, type Logger, type RagService } from '@agentic-rag/core';
+import { MalformedBody, readJson, TOO_DEEP } from '../http-body.js';
 import { formatError } from './errors.js';
 import { limitRules } from './limits.js';
 import { accessStatus } from './access-status.js';
@@ -61,6 +61,9 @@ export async function createGraphql(service: RagService) {
       if (!response.writableFinished) abort.abort();
     });
     const url = new URL(request.url ?? '/', 'http://localhost');
+    // A GET carries its variables in the query string: held to the same depth as a body.
+    for (const name of ['variables', 'extensions'])
+      if (nestsDeeperThan(url.searchParams.get(name) ?? '')) throw new MalformedBody(TOO_DEEP);
     const result = await server.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: request.method ?? 'GET', headers, search: url.search, body },
       context: async () => ({ service, caller, signal: abort.signal, logger }),

@@ -54,7 +54,7 @@ export async function handleAnswerStream(
   let events: AsyncGenerator<AnswerStreamEvent, void, undefined>;
   let first: IteratorResult<AnswerStreamEvent, void>;
   try {
-    const caller = await service.authenticate(request.headers.authorization);
+    const caller = await service.authenticate(request.headers.authorization, request.socket.remoteAddress);
     const input = await readInput(request, url, service);
     events = service.answerStream(caller, input, { signal: abort.signal, logger });
     // The first event says whether the run started: a refusal is an HTTP error, not a stream.
@@ -115,8 +115,7 @@ async function readInput(request: IncomingMessage, url: URL, service: RagService
 function refuse(response: ServerResponse, error: unknown, logger: Logger): void {
   if (error instanceof BodyTooLarge)
     sendError(response, ErrorCode.INVALID_INPUT, 'request body exceeds 1 MiB', 413);
-  else if (error instanceof MalformedBody)
-    sendError(response, ErrorCode.INVALID_INPUT, 'request body is not valid JSON');
+  else if (error instanceof MalformedBody) sendError(response, ErrorCode.INVALID_INPUT, error.message);
   else {
     const ragError = toRagError(error);
     if (ragError.code === ErrorCode.INTERNAL) {

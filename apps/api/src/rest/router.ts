@@ -68,7 +68,7 @@ export async function handleRest(
       sendJson(response, 200, OPENAPI_DOCUMENT);
       return true;
     }
-    const caller = await service.authenticate(request.headers.authorization);
+    const caller = await service.authenticate(request.headers.authorization, request.socket.remoteAddress);
     const workspace = url.searchParams.get('workspace') ?? runtime.config.AGENTIC_RAG_WORKSPACE;
     if (route === ADMIN_REFRESH_ROUTE) {
       await adminRefresh(url, response, service, caller, workspace, logger);
@@ -150,8 +150,7 @@ export async function handleRest(
     response.removeHeader('cache-control');
     if (error instanceof BodyTooLarge)
       sendError(response, ErrorCode.INVALID_PARAMETER, 'request body exceeds 1 MiB', 413);
-    else if (error instanceof MalformedBody)
-      sendError(response, ErrorCode.INVALID_PARAMETER, 'request body is not valid JSON');
+    else if (error instanceof MalformedBody) sendError(response, ErrorCode.INVALID_PARAMETER, error.message);
     else {
       const ragError = toRagError(error);
       if (ragError.code === ErrorCode.INTERNAL) {

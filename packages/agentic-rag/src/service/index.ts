@@ -13,3 +13,4 @@ export {
 export { OPERATION_NAMES, OPERATIONS, type Operation } from './permissions.js';
 export { RagService, type CallOptions, type GuardOptions, type OperationContext } from './rag-service.js';
 export { corpusPath, type IngestOutcome } from './writes.js';
+export { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
