@@ -76,8 +76,10 @@ describe('access matrix: every operation on every transport for every key', () =
   let mcp: Server;
   let base: string;
   let mcpUrl: string;
-  const ws = uniqueWorkspace('matrix');
-  const elsewhere = uniqueWorkspace('matrix-other');
+  // The other workspace's id is a prefix of this one's: a scope check by `startsWith` lets
+  // its keys in here, and fails this matrix.
+  const elsewhere = uniqueWorkspace('matrix');
+  const ws = `${elsewhere}-own`;
   const keys = new Map<string, string>();
   let jobId: string;
   const surfaces: Surface[] = [];
@@ -464,6 +466,8 @@ describe('access matrix: every operation on every transport for every key', () =
     name: 'GET /metrics',
     operation: 'metrics',
     needs: 'admin',
+    // The process's figures cover every workspace: only a key for all of them reads them.
+    scoped: (scope) => (scope === 'all' ? 'ok' : 'FORBIDDEN'),
     async call(cell) {
       const response = await fetch(`${base}/metrics`, {
         headers: cell.authorization ? { authorization: cell.authorization } : {},

@@ -29,7 +29,7 @@ export async function refuseWhenDisabled(
   const route = restRouteOf(new URL(request.url ?? '/', 'http://localhost').pathname);
   if (route === null || STAYS_OPEN.has(route)) return false;
   try {
-    await service.authenticate(request.headers.authorization);
+    await service.authenticate(request.headers.authorization, request.socket.remoteAddress);
   } catch (error) {
     refuseRest(response, toRagError(error));
     return true;

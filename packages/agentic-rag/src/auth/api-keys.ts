@@ -169,19 +169,24 @@ export class ApiKeyStore {
    * The live key's record, or null for anything else (unknown, malformed, revoked, wrong
    * secret). Never throws for bad input; a database that cannot be reached still throws
    * (STORE_UNAVAILABLE), since that is not the caller's fault.
+   *
+   * A well-formed key this process has not proven costs one scrypt whether its id exists or not
+   * (a decoy hash stands in for a missing or revoked row), so the time of a refusal says nothing
+   * about which key ids exist. `beforeProof` runs before that scrypt: the caller's limit on
+   * unproven keys (it throws to refuse), so nobody buys the server's CPU with made-up keys.
    */
-  async verify(presented: string): Promise<ApiKeyRecord | null> {
+  async verify(presented: string, beforeProof?: () => Promise<void>): Promise<ApiKeyRecord | null> {
     const parsed = parseApiKey(presented);
     if (!parsed) return null;
     const result = await this.sql.query<KeyRow & { stale: boolean }>(SELECT_FOR_VERIFY, [parsed.id]);
     const row = result.rows[0];
     const digest = createHash('sha256').update(presented).digest('base64url');
-    if (!row || row.revoked_at !== null) {
-      this.verified.delete(digest);
-      return null;
-    }
-    if (this.verified.get(digest) !== parsed.id) {
-      if (!(await secretMatches(parsed.secret, row.key_hash))) return null;
+    const live = row !== undefined && row.revoked_at === null;
+    if (!live) this.verified.delete(digest);
+    if (!live || this.verified.get(digest) !== parsed.id) {
+      await beforeProof?.();
+      const matches = await secretMatches(parsed.secret, live ? row.key_hash : await decoyHash());
+      if (!live || !matches) return null;
       this.remember(digest, parsed.id);
     }
     const record = toRecord(row);
@@ -274,6 +279,14 @@ function scryptAsync(
   return new Promise((resolve, reject) =>
     scrypt(secret, salt, keyLength, options, (error, derived) => (error ? reject(error) : resolve(derived))),
   );
+}
+
+let decoy: Promise<string> | null = null;
+
+/** A hash of no key, with the parameters every key has: what an unknown id is checked against. */
+function decoyHash(): Promise<string> {
+  decoy ??= hashSecret(randomBytes(32).toString('base64url'));
+  return decoy;
 }
 
 /** `scrypt$N$r$p$salt$hash`, salt and hash in base64url. */

@@ -140,6 +140,7 @@ export async function auditLog(service: RagService, caller: Caller, input: Recor
       throw missingWorkspace(requested);
     return service.audit.list({
       workspaceId: caller.scope !== '*' ? caller.scope : requested,
+      visibleTo: caller.scope !== '*' ? caller.scope : null,
       first: parsed.first,
       before: parsed.before ?? null,
     });

@@ -41,17 +41,24 @@ export class AuditLog {
     );
   }
 
-  /** Newest first; `workspaceId` narrows to one workspace's writes. */
+  /**
+   * Newest first; `workspaceId` narrows to one workspace's writes. `visibleTo` (a workspace
+   * admin's scope) leaves out what keys of other workspaces tried there: a refused attempt is
+   * recorded under the workspace it claimed, and its key id is another workspace's business.
+   */
   async list(options: {
     workspaceId?: string | null;
+    visibleTo?: string | null;
     first: number;
     before?: number | null;
   }): Promise<AuditRecord[]> {
     const result = await this.sql.query<AuditRow>(
-      `SELECT * FROM rag_audit
-       WHERE ($1::text IS NULL OR workspace_id = $1) AND ($2::bigint IS NULL OR id < $2)
-       ORDER BY id DESC LIMIT $3`,
-      [options.workspaceId ?? null, options.before ?? null, options.first],
+      `SELECT a.* FROM rag_audit a
+       WHERE ($1::text IS NULL OR a.workspace_id = $1) AND ($2::bigint IS NULL OR a.id < $2)
+         AND ($4::text IS NULL OR a.key_id IS NULL OR EXISTS (
+               SELECT 1 FROM rag_api_keys k WHERE k.id = a.key_id AND k.workspace_id IN ($4, '*')))
+       ORDER BY a.id DESC LIMIT $3`,
+      [options.workspaceId ?? null, options.before ?? null, options.first, options.visibleTo ?? null],
     );
     return result.rows.map((row) => ({
       id: Number(row.id),

@@ -10,6 +10,11 @@ export interface Caller {
   role: Role;
   /** The one workspace the caller may see, or `*` for all. */
   scope: string;
+  /**
+   * The request this caller was authenticated for: its authentication paid for one operation,
+   * each further operation in it (an MCP batch, GraphQL aliases, a stdio session) pays its own.
+   */
+  request?: { operations: number };
 }
 
 /**

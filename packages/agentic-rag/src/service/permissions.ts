@@ -1,8 +1,8 @@
 import type { Role } from '../auth/index.js';
 
 /**
- * Every operation the service runs, the weakest role that may run it, and whether it writes
- * (writes are audited). Transports name operations from this table; the access matrix test
+ * Every operation the service runs, the weakest role that may run it, whether it writes
+ * (writes are audited), and whether it needs a key for every workspace (`*`). Transports name operations from this table; the access matrix test
  * walks it, so an operation added here without a transport, or to a transport without being
  * here, fails that test.
  */
@@ -31,13 +31,14 @@ export const OPERATIONS = {
   retryDeadLetters: { role: 'admin', writes: true },
   purgeDeadLetters: { role: 'admin', writes: true },
   auditLog: { role: 'admin', writes: false },
-  metrics: { role: 'admin', writes: false },
+  // The process's figures cover every workspace: a workspace's own admin may not read them.
+  metrics: { role: 'admin', writes: false, everyWorkspace: true },
   // The golden eval reports on disk (AGENTIC_RAG_EVAL_RESULTS_DIR).
   evalRuns: { role: 'admin', writes: false },
   evalRun: { role: 'admin', writes: false },
   // Admin and not writer: it makes the server fetch a URL now (docs/web-sources.md).
   refreshUrl: { role: 'admin', writes: true },
-} as const satisfies Record<string, { role: Role; writes: boolean }>;
+} as const satisfies Record<string, { role: Role; writes: boolean; everyWorkspace?: true }>;
 
 export type Operation = keyof typeof OPERATIONS;
 export const OPERATION_NAMES = Object.keys(OPERATIONS) as Operation[];

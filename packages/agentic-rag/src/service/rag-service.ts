@@ -51,11 +51,13 @@ export class RagService {
   readonly keys: ApiKeyStore;
   readonly audit: AuditLog;
   private readonly limiter: RateLimiter | null;
+  /** Per client address: keys presented that this process has not proven yet (each an scrypt). */
+  private readonly proofLimiter: RateLimiter | null;
   private readonly metricsToken: Buffer | null;
 
   constructor(
     readonly runtime: RagRuntime,
-    options: { keys?: ApiKeyStore; limiter?: RateLimiter | null } = {},
+    options: { keys?: ApiKeyStore; limiter?: RateLimiter | null; proofLimiter?: RateLimiter | null } = {},
   ) {
     const { config } = runtime;
     this.keys = options.keys ?? new ApiKeyStore(runtime.sql);
@@ -71,6 +73,17 @@ export class RagService {
               prefix: `${config.AGENTIC_RAG_QUEUE_NAME}:rate`,
             })
           : null;
+    this.proofLimiter =
+      options.proofLimiter !== undefined
+        ? options.proofLimiter
+        : config.AUTH_PROOFS_PER_MINUTE > 0
+          ? createRateLimiter({
+              perSecond: config.AUTH_PROOFS_PER_MINUTE / 60,
+              burst: config.AUTH_PROOF_BURST,
+              redisUrl: config.REDIS_URL,
+              prefix: `${config.AGENTIC_RAG_QUEUE_NAME}:proof`,
+            })
+          : null;
     this.metricsToken = config.METRICS_TOKEN ? digest(config.METRICS_TOKEN) : null;
   }
 
@@ -81,9 +94,10 @@ export class RagService {
   /**
    * The caller behind an `Authorization` header (or a bare key): UNAUTHENTICATED when there is
    * none, or it is unknown, malformed or revoked, alike; RATE_LIMITED when the key spent its
-   * budget. With AGENTIC_RAG_AUTH=off every caller is an unscoped admin.
+   * budget, or its address presented too many keys this process had not proven (see
+   * ApiKeyStore.verify). With AGENTIC_RAG_AUTH=off every caller is an unscoped admin.
    */
-  async authenticate(authorization: string | null | undefined): Promise<Caller> {
+  async authenticate(authorization: string | null | undefined, client = 'unknown'): Promise<Caller> {
     if (!this.authEnabled) return ANONYMOUS;
     const presented = bearerToken(authorization);
     if (!presented) {
@@ -92,13 +106,14 @@ export class RagService {
         'an API key is required: send Authorization: Bearer <key>',
       );
     }
-    const record = await this.keys.verify(presented);
+    const record = await this.keys.verify(presented, () => this.admitProof(client));
     if (!record) throw new RagError(ErrorCode.UNAUTHENTICATED, 'the API key is not valid');
     const caller: Caller = {
       keyId: record.id,
       actor: `key:${record.id}`,
       role: record.role,
       scope: record.workspaceId,
+      request: { operations: 0 },
     };
     await this.admit(caller);
     return caller;
@@ -112,6 +127,29 @@ export class RagService {
       presented !== null &&
       timingSafeEqual(digest(presented), this.metricsToken)
     );
+  }
+
+  /** Takes one unproven key from the client address's bucket. */
+  private async admitProof(client: string): Promise<void> {
+    if (!this.proofLimiter) return;
+    const { allowed, retryAfterSeconds } = await this.proofLimiter.take(client);
+    if (!allowed) {
+      throw new RagError(
+        ErrorCode.RATE_LIMITED,
+        `too many API keys to verify from this address: retry in ${retryAfterSeconds} s`,
+        { details: { retryAfterSeconds } },
+      );
+    }
+  }
+
+  /**
+   * Rate limits count operations, not HTTP requests: the authentication paid for a request's
+   * first operation, every further one takes its own token (an MCP batch of 100 calls costs 100).
+   */
+  private async chargeOperation(caller: Caller): Promise<void> {
+    if (!caller.request) return;
+    caller.request.operations += 1;
+    if (caller.request.operations > 1) await this.admit(caller);
   }
 
   /** Takes one request from the key's token bucket. */
@@ -134,6 +172,12 @@ export class RagService {
         `a ${caller.role} key cannot run ${operation}: it needs a ${needed} key`,
       );
     }
+    if ('everyWorkspace' in OPERATIONS[operation] && caller.scope !== '*') {
+      throw new RagError(
+        ErrorCode.FORBIDDEN,
+        `${operation} covers every workspace: it needs an admin key for every workspace (*)`,
+      );
+    }
   }
 
   /**
@@ -150,6 +194,7 @@ export class RagService {
     const audited = OPERATIONS[operation].writes;
     const claimed = typeof workspaceId === 'string' ? workspaceId : null;
     try {
+      await this.chargeOperation(caller);
       this.enabled(operation);
       this.authorize(caller, operation);
       const id = parseInput(WorkspaceIdSchema, workspaceId);
@@ -166,7 +211,7 @@ export class RagService {
         signal: options.signal,
         logger: options.logger ?? this.runtime.logger,
       };
-      const result = await withWorkspaceScope(id, () => work(context));
+      const result = await withWorkspaceScope(databaseScope(caller, id), () => work(context));
       if (audited) await this.record(caller, operation, claimed, options.target ?? null, 'ok');
       return result;
     } catch (error) {
@@ -189,6 +234,7 @@ export class RagService {
   ): Promise<T> {
     const audited = OPERATIONS[operation].writes;
     try {
+      await this.chargeOperation(caller);
       this.authorize(caller, operation);
       const result = await work();
       if (audited)
@@ -304,6 +350,7 @@ export class RagService {
 
   async close(): Promise<void> {
     await this.limiter?.close();
+    await this.proofLimiter?.close();
   }
 }
 
@@ -317,3 +364,13 @@ const printable = (value: string) =>
   value.replaceAll('\u0000', '\ufffd').replace(/\p{Surrogate}/gu, '\ufffd');
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * The workspace the database walls a call into: the caller's own for a key scoped to one (the
+ * key decides, not the request), the requested one for a key of every workspace. The guard has
+ * already refused a scoped key asking elsewhere; should that check ever fail, row-level security
+ * still shows the call only its key's workspace.
+ */
+export function databaseScope(caller: Caller, requested: string): string {
+  return caller.scope === '*' ? requested : caller.scope;
+}
