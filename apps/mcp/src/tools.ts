@@ -7,10 +7,8 @@ import {
   OPERATION_TYPES,
   RagError,
   RELATION_TYPES,
-  splitEntityId,
   type Caller,
   type Config,
-  type LookupResult,
   type Logger,
   type McpToolName,
   type RagService,
@@ -316,15 +314,7 @@ export function mcpTools(config: Config): McpTool[] {
           `entity "${asked}" does not exist in workspace "${workspaceId}"`,
         );
       }
-      const { entity, mentions } = found;
-      const { type, normalized } = splitEntityId(entity.id);
-      // A numbered entity's defining passage is what the orchestrator's lookup tool finds.
-      const lookup = (NUMBERED_ENTITY_TYPES as readonly string[]).includes(type)
-        ? await service.runtime.tools.call('lookup', { workspaceId, type, number: normalized }, { signal })
-        : null;
-      const definition = lookup?.ok
-        ? ((lookup.result.data as LookupResult | undefined)?.definition ?? null)
-        : null;
+      const { entity, mentions, definition } = found;
       return {
         workspace: workspaceId,
         id: entity.id,

@@ -3,6 +3,7 @@ import { withCorpusVersion } from '../db/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { entityKey, MAX_HOPS, NUMBERED_ENTITY_TYPES, RELATION_TYPES, splitEntityId } from '../graph/index.js';
 import { findEndpoints, OPERATION_TYPES } from '../retrieve/index.js';
+import type { LookupResult } from '../tools/index.js';
 import { inScope, type Caller } from './caller.js';
 import { FiltersSchema, idText, integer, corpusVersionInput, parseInput, queryText } from './inputs.js';
 import type { Operation } from './permissions.js';
@@ -168,8 +169,12 @@ const EntityInput = z
     error: 'give either id, or type and number',
   });
 
-/** An entity by id, or a numbered one by type and number, with its mentions; null when unknown. */
-export const entity = read('entity', async ({ runtime, workspaceId }, input) => {
+/**
+ * An entity by id, or a numbered one by type and number, with its mentions and, for a numbered
+ * entity, its defining passage (what the orchestrator's lookup tool finds); null when unknown.
+ * The lookup runs here, inside the caller's workspace scope, not in a transport.
+ */
+export const entity = read('entity', async ({ runtime, workspaceId, signal }, input) => {
   const parsed = parseInput(EntityInput, input);
   const id =
     parsed.id !== undefined
@@ -178,7 +183,14 @@ export const entity = read('entity', async ({ runtime, workspaceId }, input) => 
   const [found] = await runtime.graph.getEntities(workspaceId, [id]);
   if (!found) return null;
   const mentions = await runtime.graph.mentions(workspaceId, [found.id]);
-  return { workspaceId, entity: found, mentions };
+  const { type, normalized } = splitEntityId(found.id);
+  const lookup = (NUMBERED_ENTITY_TYPES as readonly string[]).includes(type)
+    ? await runtime.tools.call('lookup', { workspaceId, type, number: normalized }, signal ? { signal } : {})
+    : null;
+  const definition = lookup?.ok
+    ? ((lookup.result.data as LookupResult | undefined)?.definition ?? null)
+    : null;
+  return { workspaceId, entity: found, mentions, definition };
 });
 
 const ExpandInput = z.object({
