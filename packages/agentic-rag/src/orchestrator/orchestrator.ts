@@ -9,6 +9,7 @@ import type { GraphStore } from '../graph/index.js';
 import type { Llm } from '../llm/index.js';
 import { coversObject } from '../operations/index.js';
 import { buildContext, type HybridRetriever } from '../retrieve/index.js';
+import { chunkSurroundings } from '../store/index.js';
 import { answersTotal, cacheLookups, silentLogger, type Logger } from '../telemetry/index.js';
 import type { LookupResult, ToolRouter } from '../tools/index.js';
 import { quarantineSources, quarantineWarnings } from './quarantine/index.js';
@@ -208,7 +209,15 @@ export class RagOrchestrator {
 
   /** The sources with the units that speak to the model cut out; the cut units join the run's list. */
   private async quarantine(run: Run, sources: readonly Source[]): Promise<Source[]> {
-    const result = await quarantineSources(sources);
+    // A sentence cut by a chunk boundary is read whole: an instruction split across two chunks
+    // must not pass as two innocent halves.
+    const around = await chunkSurroundings(
+      this.deps.sql,
+      run.input.workspaceId,
+      sources.filter((source) => source.origin !== 'tool').map((source) => source.chunkId),
+      SURROUNDING_CHARS,
+    );
+    const result = await quarantineSources(sources, around);
     run.quarantined.push(...result.quarantined);
     if (result.quarantined.length > 0) {
       run.logger.warn('source text quarantined', {
@@ -562,3 +571,6 @@ function operationAnswers(run: Run): boolean {
 
 /** The action factor of an operation whose own action segment the question's verb names. */
 const VERB_NAMED = 1.5;
+
+/** How much of a chunk's document on either side is read with it for the quarantine: a long sentence. */
+const SURROUNDING_CHARS = 300;

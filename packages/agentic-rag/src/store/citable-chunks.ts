@@ -54,3 +54,34 @@ export async function citableChunks(
     endOffset: row.end_offset,
   }));
 }
+
+/** The document text just before and just after a chunk. */
+export interface ChunkSurroundings {
+  before: string;
+  after: string;
+}
+
+/**
+ * Up to `chars` characters of each chunk's document on either side of it, by chunk id, in one
+ * query: what a sentence cut by a chunk boundary continues with (offsets and `substr` both count
+ * code points).
+ */
+export async function chunkSurroundings(
+  sql: SqlExecutor,
+  workspaceId: string,
+  chunkIds: readonly string[],
+  chars: number,
+): Promise<Map<string, ChunkSurroundings>> {
+  if (chunkIds.length === 0) return new Map();
+  const result = await sql.query<{ chunk_id: string; before: string; after: string }>(
+    `SELECT c.chunk_id,
+            substr(d.content, greatest(1, c.start_offset - $3 + 1), least(c.start_offset, $3)) AS before,
+            substr(d.content, c.end_offset + 1, $3) AS after
+       FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id
+      WHERE c.workspace_id = $1 AND c.chunk_id = ANY($2::text[])`,
+    [workspaceId, [...new Set(chunkIds)], chars],
+  );
+  return new Map(
+    result.rows.map((row) => [row.chunk_id, { before: row.before ?? '', after: row.after ?? '' }]),
+  );
+}

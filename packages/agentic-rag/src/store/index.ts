@@ -13,8 +13,8 @@ export type {
 } from './corpus-store.js';
 export { addStatistics, insertChunks } from './write-batch.js';
 export type { ChunkRow, StatisticsDelta } from './write-batch.js';
-export { citableChunks } from './citable-chunks.js';
-export type { CitableChunk } from './citable-chunks.js';
+export { chunkSurroundings, citableChunks } from './citable-chunks.js';
+export type { ChunkSurroundings, CitableChunk } from './citable-chunks.js';
 export { recordIngestStage, unfinishedIngests } from './ingest-stages.js';
 export type { IngestStageRecord } from './ingest-stages.js';
 export { assertCurrentIntent, currentIntent, intendDeletion, intendIngest, withIntent } from './intents.js';

@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { ChunkSurroundings } from '../../store/index.js';
 import type { Source } from '../sources.js';
 import { quarantinedUnits, type QuarantinedUnit } from './detect.js';
 
@@ -23,9 +24,23 @@ export interface Quarantine {
   quarantined: QuarantineRecord[];
 }
 
-/** A text with its quarantined units cut out, and the units. */
-export function quarantineText(text: string): { text: string; units: QuarantinedUnit[] } {
-  const units = quarantinedUnits(text);
+/**
+ * A text with its quarantined units cut out, and the units. With the text's surroundings (the
+ * document just before and after a chunk) a sentence cut by a chunk boundary is read whole: an
+ * instruction split across two chunks is caught in each, and each cuts its own part of it.
+ */
+export function quarantineText(
+  text: string,
+  around?: ChunkSurroundings,
+): { text: string; units: QuarantinedUnit[] } {
+  const before = around?.before ?? '';
+  const units = quarantinedUnits(`${before}${text}${around?.after ?? ''}`)
+    .filter((unit) => unit.end > before.length && unit.start < before.length + text.length)
+    .map((unit) => ({
+      ...unit,
+      start: Math.max(0, unit.start - before.length),
+      end: Math.min(text.length, unit.end - before.length),
+    }));
   if (units.length === 0) return { text, units };
   let clean = '';
   let at = 0;
@@ -49,16 +64,20 @@ export function quarantineText(text: string): { text: string; units: Quarantined
  * URL with an instruction, or carries tool-call syntax) is cut out before anything downstream
  * reads the source: evidence scoring, tool routing, synthesis (extractive or a model's) and the
  * self-check all see only the rest, which stays citable. A title that speaks to the model is
- * dropped the same way.
+ * dropped the same way. `surroundings` (by chunk id) lets a sentence cut by a chunk boundary be
+ * read whole.
  */
-export async function quarantineSources(sources: readonly Source[]): Promise<Quarantine> {
+export async function quarantineSources(
+  sources: readonly Source[],
+  surroundings: ReadonlyMap<string, ChunkSurroundings> = new Map(),
+): Promise<Quarantine> {
   const kept: Source[] = [];
   const quarantined: QuarantineRecord[] = [];
   for (const [index, source] of sources.entries()) {
     // Reading a source for injections is the costliest CPU of an answer: one source per turn of
     // the event loop, so concurrent answers interleave with other requests instead of queueing them.
     if (index > 0) await nextTurn();
-    const { text, units } = quarantineText(source.text);
+    const { text, units } = quarantineText(source.text, surroundings.get(source.chunkId));
     const title = source.title ? quarantinedUnits(source.title) : [];
     for (const unit of units) quarantined.push(record(source, unit, unit.kind));
     for (const unit of title) quarantined.push(record(source, unit, 'title'));
