@@ -1,11 +1,9 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { ERROR_CODE_INFO, ErrorCode } from '@agentic-rag/core';
+import { ERROR_CODE_INFO, GRAPHQL_REFUSALS } from '@agentic-rag/core';
 
 /** Refusals that answer with their own HTTP status when nothing else in the request succeeded. */
 const REFUSALS = new Map<string, number>(
-  [ErrorCode.UNAUTHENTICATED, ErrorCode.FORBIDDEN, ErrorCode.RATE_LIMITED, ErrorCode.RAG_DISABLED].map(
-    (code) => [ERROR_CODE_INFO[code].graphql, ERROR_CODE_INFO[code].httpStatus],
-  ),
+  GRAPHQL_REFUSALS.map((code) => [ERROR_CODE_INFO[code].graphql, ERROR_CODE_INFO[code].httpStatus]),
 );
 
 /**

@@ -1,5 +1,13 @@
 import { ERROR_CODE_INFO, ErrorCode } from './rag-error.js';
 
+/** The refusals a GraphQL request answers with their own status (apps/api's access-status plugin). */
+export const GRAPHQL_REFUSALS = [
+  ErrorCode.UNAUTHENTICATED,
+  ErrorCode.FORBIDDEN,
+  ErrorCode.RATE_LIMITED,
+  ErrorCode.RAG_DISABLED,
+] as const;
+
 /** docs/errors.md, whole: written by `pnpm docs:gen`, compared by test/docs.test.ts. */
 export function errorsPage(): string {
   const rows = Object.values(ErrorCode).map((code) => {
@@ -18,6 +26,12 @@ export function errorsPage(): string {
     '`{detail, status_code, error_code, timestamp}`; GraphQL errors carry the code in',
     '`extensions.code`; the CLIs print `error [CODE]: message` and exit non-zero, never with a stack',
     'trace.',
+    '',
+    'The HTTP column is the status of a REST answer. GraphQL answers HTTP 200 with the error in',
+    '`errors` (as GraphQL does: other fields of the request may have succeeded), except a request',
+    `whose every field was refused with ${GRAPHQL_REFUSALS.map((code) => `\`${code}\``).join(', ')}: it takes that code's`,
+    'status, so proxies and clients that read only the status see the refusal. A request body that',
+    'is not JSON, nests too deep or is too large is a 400 or 413 on every transport.',
     '',
     '| code | HTTP | GraphQL | retryable | meaning |',
     '| --- | --- | --- | --- | --- |',
