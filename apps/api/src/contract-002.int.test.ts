@@ -357,6 +357,27 @@ describe('002 "feature-flagged behind AGENTIC_RAG_ENABLED": every answering tran
     });
   });
 
+  it('keeps ingestion and its upkeep available, so a corpus can be loaded before answering is switched on', async () => {
+    const ingested = await off.graphql(
+      `mutation { ingestDocuments(input: {workspaceId: "${ws}", documents: [{id: "b.md", content: "# B\\n\\nLoaded while answering was off.\\n"}]}) { jobs { id } summary { documents { added } } } }`,
+    );
+    expect(ingested.body.errors).toBeUndefined();
+    expect(ingested.body.data.ingestDocuments.summary.documents.added).toBe(1);
+    const job = ingested.body.data.ingestDocuments.jobs[0].id as string;
+    const status = await off.graphql(
+      `{ job(id: "${job}") { status } documents(workspaceId: "${ws}") { totalCount } }`,
+    );
+    expect(status.body.data).toEqual({ job: { status: 'completed' }, documents: { totalCount: 2 } });
+    const search = await off.graphql(
+      `{ search(input: {workspaceId: "${ws}", query: "loaded"}) { __typename } }`,
+    );
+    expect(search.body.errors[0].extensions.code).toBe('RAG_DISABLED');
+    const deleted = await off.graphql(
+      `mutation { deleteDocument(workspaceId: "${ws}", id: "b.md") { deleted } }`,
+    );
+    expect(deleted.body.data).toEqual({ deleteDocument: { deleted: true } });
+  });
+
   it('REST still authenticates first (401), and the OpenAPI document stays served', async () => {
     expect((await off.call('POST', '/search/semantic', { query: 'x' }, null)).status).toBe(401);
     expect((await off.call('GET', '/openapi.json')).status).toBe(200);

@@ -75,7 +75,10 @@ export const VARIABLE_DOCS: Partial<Record<keyof Config, VariableDoc>> = {
     meaning:
       "`host:port,host:port,…` seed nodes of a Redis Cluster for the job queue (instead of `REDIS_URL`'s single server); queue keys carry a hash tag so each queue lives on one slot",
   },
-  NEO4J_URI: { meaning: '`neo4j://` or `bolt://` URI of a Neo4j graph store (graph work; not read yet)' },
+  NEO4J_URI: {
+    meaning:
+      '`neo4j://` or `bolt://` URI: the knowledge graph goes to Neo4j instead of Postgres. The adapter has never run against a Neo4j server (its contract suite runs only when this is set)',
+  },
   NEO4J_USER: { meaning: 'Neo4j user' },
   NEO4J_PASSWORD: { meaning: 'Neo4j password (never logged)' },
   AGENTIC_RAG_ENABLED: {

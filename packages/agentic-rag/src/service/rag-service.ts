@@ -265,7 +265,7 @@ export class RagService {
   }
 
   private enabled(operation: Operation): void {
-    if (!this.runtime.config.AGENTIC_RAG_ENABLED && OPERATIONS[operation].role !== 'admin') {
+    if (!this.runtime.config.AGENTIC_RAG_ENABLED && 'serves' in OPERATIONS[operation]) {
       throw new RagError(
         ErrorCode.RAG_DISABLED,
         'RAG is disabled on this deployment (AGENTIC_RAG_ENABLED=false)',
