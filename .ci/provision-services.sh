@@ -156,4 +156,19 @@ else
     || { log "install failed, retrying after apt-get update"; "${APT[@]}" update; \
          "${APT[@]}" install -y --no-install-recommends groff; }
 fi
+# Two real manuals from the Debian archive: the secret scanner and the injection quarantine must
+# leave their placeholders and advice alone (packages/agentic-rag/src/ingest/secrets/manuals.int.test.ts).
+MANUALS=(postgresql-doc-15 python3.11-doc)
+MISSING=(); for p in "${MANUALS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || MISSING+=("$p"); done
+if [ ${#MISSING[@]} -eq 0 ]; then
+  log "manuals already installed"
+else
+  export DEBIAN_FRONTEND=noninteractive
+  APT=(apt-get -q -o DPkg::Lock::Timeout=120)
+  log "installing manuals: ${MISSING[*]}"
+  "${APT[@]}" install -y --no-install-recommends "${MISSING[@]}" \
+    || { log "install failed, retrying after apt-get update"; "${APT[@]}" update; \
+         "${APT[@]}" install -y --no-install-recommends "${MISSING[@]}"; }
+fi
 log "done"

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ErrorCode, RagError, toRagError } from '../errors/index.js';
+import { ErrorCode, toRagError, type RagError } from '../errors/index.js';
 import {
   mergeFacts,
   toSourceGraph,
@@ -21,7 +21,7 @@ import type {
   IngestStage,
   PendingWork,
 } from './pipeline-options.js';
-import { screenDocument, type SecretRedaction } from './secrets/index.js';
+import { screenForIngest, type SecretRedaction } from './secrets/index.js';
 import { pruneSiblings, pruneSource } from './prune.js';
 import { discoverSources, extractionInput, loadFile, loadInline, runPool } from './sources.js';
 import {
@@ -125,7 +125,11 @@ export class IngestPipeline {
         fatal ??= ragError;
         return;
       }
-      fail({ sourcePath, code: ragError.code, message: ragError.message });
+      fail({
+        sourcePath: reportedPath(ragError, sourcePath),
+        code: ragError.code,
+        message: ragError.message,
+      });
       failedFiles.add(sourceFile);
     };
 
@@ -264,7 +268,11 @@ export class IngestPipeline {
         } catch (error) {
           const ragError = toRagError(error);
           if (ragError.code === ErrorCode.ABORTED || STOP_THE_RUN.has(ragError.code)) throw ragError;
-          fail({ sourcePath: document.sourcePath, code: ragError.code, message: ragError.message });
+          fail({
+            sourcePath: reportedPath(ragError, document.sourcePath),
+            code: ragError.code,
+            message: ragError.message,
+          });
         }
       }
       summary.documents.removed += await pruneSiblings(this.options.store, workspaceId, sourceRoot, loaded);
@@ -305,7 +313,11 @@ export class IngestPipeline {
         // A refused document is this job's answer, not a fault to retry; anything else still throws.
         const ragError = toRagError(error);
         if (ragError.code !== ErrorCode.SECRET_REFUSED) throw error;
-        fail({ sourcePath: document.sourcePath, code: ragError.code, message: ragError.message });
+        fail({
+          sourcePath: reportedPath(ragError, document.sourcePath),
+          code: ragError.code,
+          message: ragError.message,
+        });
       }
     }
     summary.documents.removed += await pruneSiblings(this.options.store, workspaceId, label, loaded);
@@ -348,7 +360,11 @@ export class IngestPipeline {
     signal?: AbortSignal,
   ): Promise<PreparedDocument | DocumentOutcome> {
     const { store, embedder } = this.options;
-    const { document, redactions } = await this.screened(loadedDocument);
+    const { document, redactions } = await screenForIngest(
+      loadedDocument,
+      this.options.secrets ?? 'redact',
+      this.logger,
+    );
     const hash = contentHash(document);
     const state = await store.documentState(workspaceId, document.sourcePath);
     if (state && state.contentHash === hash && state.pipelineFingerprint === this.fingerprint) {
@@ -451,34 +467,6 @@ export class IngestPipeline {
   }
 
   /**
-   * The document as it may enter the store: its secrets redacted, or a SECRET_REFUSED error that
-   * names the rules (never the secret). Runs before hashing, so the stored hash is of what is stored.
-   */
-  private async screened(
-    document: LoadedDocument,
-  ): Promise<{ document: LoadedDocument; redactions: SecretRedaction[] }> {
-    const screened = await screenDocument(document, this.options.secrets ?? 'redact');
-    if (screened.outcome === 'clean') return { document: screened.document, redactions: [] };
-    if (screened.outcome === 'refused') {
-      this.logger.warn('document refused: it holds secrets', {
-        event: 'secrets-refused',
-        sourcePath: document.sourcePath,
-        rules: screened.rules,
-      });
-      throw new RagError(
-        ErrorCode.SECRET_REFUSED,
-        `document not stored: it holds secrets (${screened.rules.join(', ')}); remove them, or ingest with secrets redacted`,
-      );
-    }
-    this.logger.warn('secrets redacted', {
-      event: 'secrets-redacted',
-      sourcePath: document.sourcePath,
-      redactions: screened.redactions,
-    });
-    return { document: screened.document, redactions: screened.redactions };
-  }
-
-  /**
    * What one document source still needs from the cached stages (questions, embeddings,
    * extraction), without writing anything. A source that does not load, or whose documents are
    * stored unchanged, has no pending work: the ingest that follows reports or skips it.
@@ -501,7 +489,11 @@ export class IngestPipeline {
     for (const loadedDocument of loaded.documents) {
       // Stage jobs embed and extract ahead of the ingest: what they see is screened the same way.
       // A refused document has no pending work; the ingest that follows reports it.
-      const document = await this.screened(loadedDocument).then(
+      const document = await screenForIngest(
+        loadedDocument,
+        this.options.secrets ?? 'redact',
+        this.logger,
+      ).then(
         (screened) => screened.document,
         () => null,
       );
@@ -599,4 +591,10 @@ export class IngestPipeline {
     const facts = mergeFacts(document.facts ? [document.facts, ...extracted] : extracted);
     return toSourceGraph(workspaceId, document.sourcePath, withPages(facts, document), chunks);
   }
+}
+
+/** The document id a failure names: the redacted one when the id itself held a secret. */
+function reportedPath(error: RagError, sourcePath: string): string {
+  const redacted = error.details?.sourcePath;
+  return typeof redacted === 'string' ? redacted : sourcePath;
 }

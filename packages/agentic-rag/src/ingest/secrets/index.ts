@@ -1,4 +1,4 @@
 export { findSecrets, redactSecrets } from './scanner.js';
 export type { Redacted, SecretFinding, SecretRedaction } from './scanner.js';
-export { screenDocument } from './screen.js';
+export { screenDocument, screenForIngest } from './screen.js';
 export type { Screened, SecretsMode } from './screen.js';

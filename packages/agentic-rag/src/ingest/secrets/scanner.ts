@@ -54,8 +54,12 @@ const CONFIG: SecretLintCoreConfig = {
 const URL_RULES = new Set(['database-connection-string', 'basicauth', 'url-password']);
 const URL_USERINFO = /^[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:([^\s/@]+)@/i;
 
-/** `${DB_PASSWORD}`, `<password>`, `{{ pass }}`, `%s`, `****`, `PASSWORD`: a template, not a value. */
+/**
+ * `${DB_PASSWORD}`, `<password>`, `{{ pass }}`, `%s`, `****`, `PASSWORD`, `[:password]`: a template,
+ * not a value. A URL's userinfo cannot hold a bracket, so one is a syntax summary's notation.
+ */
 function isPlaceholder(value: string): boolean {
+  if (/[[\]]/.test(value)) return true;
   return (
     /^(\$\{.*\}|\$\(.*\)|\$[A-Za-z_]\w*|<.*>|\{\{.*\}\}|\{.*\}|%[sd]|\*+|x+|\.+)$/i.test(value) ||
     /^[A-Z][A-Z0-9_]*$/.test(value) ||
@@ -65,11 +69,20 @@ function isPlaceholder(value: string): boolean {
 
 /**
  * Every secret in `text`: secretlint's recommended rules, then the few formats it lacks
- * (`own-rules.ts`). Spans are exact (a rule's reported range is checked against the value it
- * names), and a secret found once is found wherever else it appears in the text.
+ * (`own-rules.ts`), then the same rules over two other readings of the text: with line breaks
+ * inside long tokens joined (a key wrapped onto two lines) and inside base64 runs that decode to
+ * text (a key encoded to hide it). Spans are exact and in `text`'s own offsets (a wrapped key's
+ * span covers its line break, an encoded key's its whole run), and a secret found once is found
+ * wherever else it appears in the text.
  */
 export async function findSecrets(text: string): Promise<SecretFinding[]> {
   if (text.length === 0) return [];
+  const found = [...(await scan(text)), ...(await acrossLineBreaks(text)), ...(await encoded(text))];
+  return withRepeats(text, found);
+}
+
+/** One reading of a text through every rule. */
+async function scan(text: string): Promise<SecretFinding[]> {
   const result = await lintSource({
     source: { content: text, filePath: 'document.txt', contentType: 'text' },
     options: { config: CONFIG, noPhysicFilePath: true },
@@ -87,8 +100,63 @@ export async function findSecrets(text: string): Promise<SecretFinding[]> {
       found.push({ rule: name, start, end: start + secret.length });
     }
   }
-  const narrowed = found.flatMap((finding) => narrow(text, finding));
-  return withRepeats(text, narrowed);
+  return found.flatMap((finding) => narrow(text, finding));
+}
+
+/** A line break (and the next line's indent) between two runs of key characters. */
+const WRAP = /(?<=[A-Za-z0-9_+/=-]{12})\r?\n[ \t]*(?=[A-Za-z0-9_+/=-]{4})/g;
+
+/**
+ * Secrets wrapped onto two lines: the text with each break inside a long run of key characters
+ * joined is read again, and what is found across a join is mapped back over the break.
+ */
+async function acrossLineBreaks(text: string): Promise<SecretFinding[]> {
+  const joins: Array<{ at: number; removed: number }> = [];
+  let joined = '';
+  let from = 0;
+  for (const match of text.matchAll(WRAP)) {
+    // Only a break after a run that mixes letters and digits can cut a key.
+    const before =
+      /[A-Za-z0-9_+/=-]+$/.exec(text.slice(Math.max(0, match.index - 200), match.index))?.[0] ?? '';
+    if (!/\d/.test(before) || !/[A-Za-z]/.test(before)) continue;
+    joined += text.slice(from, match.index);
+    joins.push({ at: joined.length, removed: match[0].length });
+    from = match.index + match[0].length;
+  }
+  if (joins.length === 0) return [];
+  joined += text.slice(from);
+  const original = (offset: number, inclusive: boolean) =>
+    offset +
+    joins
+      .filter((join) => (inclusive ? join.at <= offset : join.at < offset))
+      .reduce((total, join) => total + join.removed, 0);
+  return (await scan(joined))
+    .filter((finding) => joins.some((join) => finding.start < join.at && join.at < finding.end))
+    .map((finding) => ({
+      ...finding,
+      start: original(finding.start, true),
+      end: original(finding.end, false),
+    }));
+}
+
+/** A run of base64 long enough to hold a key. */
+const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/]{24,8192}={0,2}(?![A-Za-z0-9+/=_-])/g;
+const MAX_ENCODED_RUNS = 256;
+
+/** Base64 runs that decode to text holding a secret: the whole run is the secret. */
+async function encoded(text: string): Promise<SecretFinding[]> {
+  const found: SecretFinding[] = [];
+  let runs = 0;
+  for (const match of text.matchAll(BASE64_RUN)) {
+    if (++runs > MAX_ENCODED_RUNS) break;
+    const decoded = Buffer.from(match[0], 'base64').toString('latin1');
+    // Binary (an image, a hash) is not a hidden text; only printable ASCII is read again.
+    if (decoded.length < 16 || !/^[\x20-\x7e\t\r\n]+$/.test(decoded)) continue;
+    const inner = await scan(decoded);
+    if (inner.length > 0)
+      found.push({ rule: inner[0]!.rule, start: match.index, end: match.index + match[0].length });
+  }
+  return found;
 }
 
 /**
@@ -130,6 +198,9 @@ function narrow(text: string, finding: SecretFinding): SecretFinding[] {
     const start = finding.start + userinfo[0].length - 1 - password.length;
     return [{ rule: finding.rule, start, end: start + password.length }];
   }
+  // A reported span without the scheme (`login:<password>@`): its password is what follows the last ':'.
+  const bare = /:([^\s:/@]+)@/.exec(span);
+  if (bare?.[1] && isPlaceholder(bare[1])) return [];
   if (finding.rule === 'url-password' && isPlaceholder(span)) return [];
   // A URL without a password (postgres://user@host/db) holds no secret.
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(span) ? [] : [finding];

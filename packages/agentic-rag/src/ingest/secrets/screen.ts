@@ -1,3 +1,5 @@
+import { ErrorCode, RagError } from '../../errors/index.js';
+import type { Logger } from '../../telemetry/index.js';
 import type { LoadedDocument } from '../document.js';
 import { findSecrets, redactSecrets, type SecretRedaction } from './scanner.js';
 
@@ -8,8 +10,8 @@ export type Screened =
   | { outcome: 'clean'; document: LoadedDocument }
   /** The document with every secret replaced and `metadata.redactions` set. */
   | { outcome: 'redacted'; document: LoadedDocument; redactions: SecretRedaction[] }
-  /** Rule names only: the secrets themselves go nowhere. */
-  | { outcome: 'refused'; rules: string[] };
+  /** Rule names only: the secrets themselves go nowhere. `inId`: the document's id holds one. */
+  | { outcome: 'refused'; rules: string[]; inId?: true };
 
 /**
  * A loaded document checked for secrets before anything is chunked, embedded or stored: its text,
@@ -18,6 +20,11 @@ export type Screened =
  */
 export async function screenDocument(document: LoadedDocument, mode: SecretsMode): Promise<Screened> {
   if (mode === 'off') return { outcome: 'clean', document };
+  // A secret in the id (a file named after a token) would be every citation's sourceId on every
+  // read path, and an id cannot be redacted without changing what it names: refused in any mode.
+  const inId = await findSecrets(document.sourcePath);
+  if (inId.length > 0)
+    return { outcome: 'refused', rules: [...new Set(inId.map((finding) => finding.rule))], inId: true };
   const counts = new Map<string, number>();
   const redact = async (value: string): Promise<string> => {
     const findings = await findSecrets(value);
@@ -70,4 +77,48 @@ async function redactStrings(value: unknown, redact: (text: string) => Promise<s
     return Object.fromEntries(entries);
   }
   return value;
+}
+
+/**
+ * The document as it may enter the store: its secrets redacted, or a SECRET_REFUSED error that
+ * names the rules (never the secret). Runs before hashing, so the stored hash is of what is stored.
+ */
+export async function screenForIngest(
+  document: LoadedDocument,
+  mode: SecretsMode,
+  logger: Logger,
+): Promise<{ document: LoadedDocument; redactions: SecretRedaction[] }> {
+  const screened = await screenDocument(document, mode);
+  if (screened.outcome === 'clean') return { document: screened.document, redactions: [] };
+  if (screened.outcome === 'refused' && screened.inId) {
+    // The id itself is what must not be repeated: in the log, the failure, the job's record.
+    const sourcePath = redactSecrets(document.sourcePath, await findSecrets(document.sourcePath)).text;
+    logger.warn('document refused: its id holds a secret', {
+      event: 'secrets-refused',
+      sourcePath,
+      rules: screened.rules,
+    });
+    throw new RagError(
+      ErrorCode.SECRET_REFUSED,
+      `document not stored: its id holds a secret (${screened.rules.join(', ')}); rename the file, or give the document another id`,
+      { details: { sourcePath } },
+    );
+  }
+  if (screened.outcome === 'refused') {
+    logger.warn('document refused: it holds secrets', {
+      event: 'secrets-refused',
+      sourcePath: document.sourcePath,
+      rules: screened.rules,
+    });
+    throw new RagError(
+      ErrorCode.SECRET_REFUSED,
+      `document not stored: it holds secrets (${screened.rules.join(', ')}); remove them, or ingest with secrets redacted`,
+    );
+  }
+  logger.warn('secrets redacted', {
+    event: 'secrets-redacted',
+    sourcePath: document.sourcePath,
+    redactions: screened.redactions,
+  });
+  return { document: screened.document, redactions: screened.redactions };
 }

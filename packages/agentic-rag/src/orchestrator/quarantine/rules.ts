@@ -275,7 +275,9 @@ export const RULES: readonly Rule[] = [
     'asks-credentials',
     1,
     'asks for credentials or payment details',
-    String.raw`\b(?:re-?enter|re-?type|re-?submit|re-?confirm|re-?verify|re-?validate|re-?authenticate|re-?register)\b[^.\n]{0,40}?\b${PERSONAL_SECRET}`,
+    // Not when the sentence is about being spared it: "a credential helper, to avoid having to
+    // retype your password" is advice a manual gives.
+    String.raw`(?<!(?:\bavoid(?:s|ed|ing)?|\bwithout|\bno need to|\bnot|\bnever|n't|\bno longer|\bstop)\s+(?:(?:having|have|needing|need)\s+to\s+)?)\b(?:re-?enter|re-?type|re-?submit|re-?confirm|re-?verify|re-?validate|re-?authenticate|re-?register)\b[^.\n]{0,40}?\b${PERSONAL_SECRET}`,
   ),
   rule(
     'asks-credentials',
