@@ -83,6 +83,8 @@ interface BulkLoad {
   dropped: Set<DeferredIndex>;
   /** Workspaces the run wrote to: their lexical summaries are refreshed when it ends. */
   workspaces: Set<string>;
+  /** Another workspace held documents when the threshold was reached: nothing is dropped. */
+  shared?: boolean;
 }
 
 /**
@@ -145,6 +147,8 @@ export class CorpusStore {
    *   began (and at least 100; at once into an empty database)
    *   the postings' indexes, only into an empty database: a delete or a replaced document finds
    *   its postings through them
+   * Neither is dropped while another workspace holds documents: the indexes are shared, and one
+   * tenant's load must not turn every other tenant's search into a scan.
    * A run that changes little never touches an index. Searches in between stay correct, slower:
    * pgvector falls back to an exact scan, BM25 to a scan of the postings.
    *
@@ -192,6 +196,17 @@ export class CorpusStore {
       return;
     }
     if (bulk.writes + documents < bulk.threshold) return;
+    // The indexes are every workspace's: while another workspace holds documents, dropping them
+    // would turn its searches into scans for as long as this load runs. Then the load pays for
+    // the index as it goes instead.
+    if (bulk.shared === undefined) {
+      const others = await this.sql.query<{ found: boolean }>(
+        'SELECT EXISTS (SELECT 1 FROM rag_documents WHERE workspace_id <> $1) AS found',
+        [workspaceId],
+      );
+      bulk.shared = others.rows[0]!.found;
+    }
+    if (bulk.shared) return;
     for (const index of bulk.empty ? (['vector', 'postings'] as const) : (['vector'] as const)) {
       if (bulk.dropped.has(index)) continue;
       bulk.dropped.add(index);
