@@ -100,6 +100,7 @@ function isGeneratedValue(value: string): boolean {
   if (/^(?:\$|%|<|\{|\[|~|\/|\.{1,2}\/|https?:|file:)/i.test(value) || value.includes('://')) return false;
   if (/^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\)?)?$/.test(value)) return false; // settings.SECRET_KEY
   if (/[()]/.test(value)) return false; // a call: pwd.getpwnam(user)[1]
+  if (/(?:\.{3}|…)$/.test(value)) return false; // cut short in an example: "eyJhbGci..."
   if (/^(?:x+|\*+|\.+|-+|_+)$/i.test(value) || /^[A-Z][A-Z0-9_]*$/.test(value)) return false;
   if (/(?:example|changeme|placeholder|your|redacted|secret|password|dummy|sample)/i.test(value))
     return false;
