@@ -1,7 +1,7 @@
 import type { Sql } from '../db/index.js';
 import type { IngestStore } from '../ingest/index.js';
 import type { CorpusStore, WriteDocumentInput, WriteDocumentResult } from '../store/index.js';
-import { addStatistics, insertChunks } from '../store/index.js';
+import { addStatistics, insertChunks, writeSegment } from '../store/index.js';
 
 /**
  * The baseline the benchmark compares against: what a first implementation usually does — one
@@ -57,6 +57,7 @@ export function naiveWriter(sql: Sql, store: CorpusStore): IngestStore {
           [{ ...chunk, documentId }],
         );
         await addStatistics(sql, input.workspaceId, delta);
+        await writeSegment(sql, input.workspaceId, delta.postings ?? []);
       }
       const version = await sql.query<{ corpus_version: number }>(
         'UPDATE rag_workspaces SET corpus_version = corpus_version + 1 WHERE id = $1 RETURNING corpus_version',

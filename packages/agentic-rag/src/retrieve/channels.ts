@@ -1,9 +1,10 @@
 import { loadSqlFile, type Sql } from '../db/index.js';
-import { vectorLiteral } from '../store/index.js';
+import { vectorLiteral, type LexicalSegmentCache } from '../store/index.js';
 import { filterConditions, type RetrievalFilters } from './filters.js';
 import { expandQuery } from './feedback.js';
 import type { LexicalTerm as QueryTerm } from '../understand/index.js';
 import { blockMaxApplies, blockMaxBm25 } from './lexical/block-max.js';
+import { searchSegments } from './lexical/segment-search.js';
 
 /** One channel's candidates, best first; scores are the channel's own (cosine, BM25). */
 export interface ChannelResult {
@@ -89,12 +90,20 @@ export interface Bm25Options {
    * MaxScore when it has none. Every answer is exact.
    */
   pruning?: boolean;
+  /**
+   * The process's decoded lexical segments: when given, a workspace whose chunks are all in
+   * segments is scored in process (strategy 'segments') unless filters need the chunk rows.
+   */
+  segments?: LexicalSegmentCache;
 }
 
-export type Bm25Strategy = 'blockmax' | 'maxscore' | 'full';
+export type Bm25Strategy = 'segments' | 'blockmax' | 'maxscore' | 'full';
 
 export interface Bm25Statistics {
-  /** Which answered, exactly each: block-max pruning, MaxScore pruning, or the full scan. */
+  /**
+   * Which answered, exactly each: the in-process segments, block-max pruning over the postings
+   * table, MaxScore pruning, or the full scan.
+   */
   strategy: Bm25Strategy;
   /** Chunks in the workspace. */
   n: number;
@@ -112,6 +121,36 @@ export interface Bm25Statistics {
  */
 export async function bm25Channel(sql: Sql, options: Bm25Options): Promise<ChannelResult & Bm25Statistics> {
   const started = performance.now();
+  if (options.segments && !filterConditions(options.filters, 10).sql) {
+    const view = await options.segments.open(sql, options.workspaceId);
+    if (view.complete) {
+      const n = view.chunkCount;
+      const averageLength = n > 0 ? view.lexemeTotal / n : 0;
+      const weighted = options.terms.filter((term) => (options.documentFrequency.get(term.lexeme) ?? 0) > 0);
+      const rows =
+        n === 0 || weighted.length === 0
+          ? []
+          : searchSegments(view, {
+              lexemes: weighted.map((term) => term.lexeme),
+              weights: weighted.map(
+                (term) => term.count * bm25Idf(n, options.documentFrequency.get(term.lexeme)!),
+              ),
+              k1: options.k1,
+              b: options.b,
+              averageLength,
+              limit: options.limit,
+              fields: options.fields,
+            });
+      return {
+        ids: rows.map((row) => row.id),
+        scores: rows.map((row) => row.score),
+        ms: performance.now() - started,
+        n,
+        averageLength,
+        strategy: 'segments',
+      };
+    }
+  }
   const statistics = await sql.query<{
     chunk_count: number;
     lexeme_total: number;

@@ -2,7 +2,7 @@ import type { Sql } from '../db/index.js';
 import type { Embedder } from '../embed/index.js';
 import { candidateEntityIds, type GraphStore } from '../graph/index.js';
 import { ErrorCode, RagError, toRagError } from '../errors/index.js';
-import { assertWorkspaceId } from '../store/index.js';
+import { assertWorkspaceId, LexicalSegmentCache } from '../store/index.js';
 import { retrievalScore, silentLogger, type Logger } from '../telemetry/index.js';
 import { loadSqlFile } from '../db/index.js';
 import { denseChannel, lexicalChannel, type ChannelResult } from './channels.js';
@@ -195,6 +195,8 @@ export type Searched = Omit<RetrievalResult, 'intent' | 'expansions'>;
  */
 export class HybridRetriever {
   private readonly logger: Logger;
+  /** Decoded lexical segments, shared by every search of this retriever (see store/lexical-segments). */
+  private readonly lexicalSegments = new LexicalSegmentCache();
 
   constructor(
     private readonly sql: Sql,
@@ -377,6 +379,7 @@ export class HybridRetriever {
               limit: candidates,
               ...this.settings.bm25,
               filters,
+              segments: this.lexicalSegments,
               // A weight of 0 turns feedback off whatever the caller asks.
               feedback:
                 options.feedback === false

@@ -103,6 +103,8 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
     });
     await store.assertEmbeddingDimensions(embedder.modelId, embedder.dimensions);
     await store.ensureIndexes();
+    const segmented = await store.completeLexicalSegments();
+    if (segmented.length > 0) logger.info('lexical segments built', { workspaces: segmented.length });
     const llm = createLlm(config, {
       timeoutMs: config.RAG_LLM_TIMEOUT_MS,
       maxRetries: config.RAG_LLM_MAX_RETRIES,

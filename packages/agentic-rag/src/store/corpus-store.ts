@@ -8,6 +8,7 @@ import {
   type IndexBuildSettings,
 } from './bulk-indexes.js';
 import { intendDeletion } from './intents.js';
+import { backfillLexicalSegments, workspacesWithoutSegments } from './lexical-segments/index.js';
 import { refreshLexicalSummaries } from './lexical-summaries.js';
 import { removeFromStatistics } from './statistics.js';
 import { assertWorkspaceId } from './workspace-id.js';
@@ -212,6 +213,17 @@ export class CorpusStore {
       bulk.dropped.add(index);
       await dropDeferredIndex(this.sql, index);
     }
+  }
+
+  /**
+   * Puts the chunks of workspaces written before lexical segments existed into segments (every
+   * start calls it; a no-op once done). Returns the workspaces completed.
+   */
+  async completeLexicalSegments(): Promise<string[]> {
+    const done: string[] = [];
+    for (const workspaceId of await workspacesWithoutSegments(this.sql))
+      if (await backfillLexicalSegments(this.sql, workspaceId)) done.push(workspaceId);
+    return done;
   }
 
   /** Builds the indexes a bulk load dropped, if any are missing (every start calls it). */

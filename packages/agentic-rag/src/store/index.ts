@@ -24,5 +24,15 @@ export type { CorpusIntegrity } from './integrity.js';
 export { JobStore } from './jobs.js';
 export type { JobRecord, JobStatus } from './jobs.js';
 export { assertWorkspaceId } from './workspace-id.js';
+export {
+  backfillLexicalSegments,
+  LexicalSegmentCache,
+  mergeSegments,
+  SEGMENTS_PER_TIER,
+  tierOf,
+  workspacesWithoutSegments,
+  writeSegment,
+} from './lexical-segments/index.js';
+export type { LexicalIndexView, PostingColumns } from './lexical-segments/index.js';
 export { DEFAULT_RANGE_SIZE, rebuildLexicalSummaries, refreshLexicalSummaries } from './lexical-summaries.js';
 export type { LexicalSummaryResult, RefreshLexicalSummariesOptions } from './lexical-summaries.js';

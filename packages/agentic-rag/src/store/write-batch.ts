@@ -1,6 +1,7 @@
 import { loadSqlFile, type SqlExecutor } from '../db/index.js';
 import type { GraphStore, SourceGraph } from '../graph/index.js';
 import { assertCurrentIntent, currentIntent, intendDirectWrites } from './intents.js';
+import { writeSegment, type PostingColumns } from './lexical-segments/index.js';
 import { removeFromStatistics } from './statistics.js';
 
 const UPSERT_DOCUMENTS = loadSqlFile(new URL('./sql/upsert-documents.sql', import.meta.url));
@@ -62,6 +63,8 @@ export interface StatisticsDelta {
   documentFrequencies: number[];
   chunks: number;
   lengthTotal: number;
+  /** The inserted chunks' postings by lexeme, for their lexical segment (see writeSegment). */
+  postings?: PostingColumns[];
 }
 
 /**
@@ -149,6 +152,7 @@ export async function writeBatch(
     }
   }
   await addStatistics(tx, workspaceId, delta);
+  await writeSegment(tx, workspaceId, delta.postings ?? []);
   const version = await tx.query<{ corpus_version: number }>(
     'UPDATE rag_workspaces SET corpus_version = corpus_version + 1, updated_at = now() WHERE id = $1 RETURNING corpus_version',
     [workspaceId],
@@ -184,7 +188,7 @@ export async function insertChunks(
     lengthTotal: 0,
   };
   if (chunks.length === 0) return delta;
-  const result = await tx.query<{ lexeme: string; df: number; length_total: string | number }>(
+  const result = await tx.query<PostingColumns & { df: number; length_total: string | number }>(
     INSERT_CHUNKS,
     [
       workspaceId,
@@ -206,6 +210,7 @@ export async function insertChunks(
     delta.lexemes.push(row.lexeme);
     delta.documentFrequencies.push(row.df);
   }
+  delta.postings = result.rows;
   delta.lengthTotal = Number(result.rows[0]?.length_total ?? 0);
   return delta;
 }

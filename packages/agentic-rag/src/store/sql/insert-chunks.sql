@@ -37,7 +37,14 @@ postings AS (
 -- What the batch adds to the workspace's statistics, for add-statistics.sql: each lexeme's
 -- document frequency, and (on every row) the chunks' total length. Applying it is a separate,
 -- short statement at the end of the transaction, so two writers overlap this one, the long one,
--- and queue only on the shared counters.
-SELECT t.lexeme, count(*)::int AS df, (SELECT coalesce(sum(lexeme_count), 0) FROM chunks)::bigint AS length_total
+-- and queue only on the shared counters. Each lexeme's postings come back too, ordered by chunk
+-- id, for the batch's lexical segment (store/lexical-segments). Ids as float8: both drivers
+-- return bigint arrays as strings, and chunk ids stay far below 2^53.
+SELECT t.lexeme, count(*)::int AS df, (SELECT coalesce(sum(lexeme_count), 0) FROM chunks)::bigint AS length_total,
+       array_agg(t.id::float8 ORDER BY t.id) AS chunk_ids,
+       array_agg(t.lexeme_count ORDER BY t.id) AS lengths,
+       array_agg(t.tf ORDER BY t.id) AS tf,
+       array_agg(t.tf_heading ORDER BY t.id) AS tf_heading,
+       array_agg(t.tf_title ORDER BY t.id) AS tf_title
 FROM terms t
 GROUP BY t.lexeme

@@ -1,0 +1,212 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../../../test/backends.js';
+import { singleChunkDocument } from '../../../../../test/documents.js';
+import { withWorkspaceScope, type Sql } from '../../db/index.js';
+import {
+  CorpusStore,
+  LexicalSegmentCache,
+  mergeSegments,
+  SEGMENTS_PER_TIER,
+  tierOf,
+  type WriteDocumentInput,
+} from '../../store/index.js';
+import { bm25Channel, type Bm25Options } from '../channels.js';
+import { analyzeLexemes } from '../../understand/index.js';
+
+// A Zipf-shaped vocabulary: every query word is in many chunks and ties are common.
+const VOCABULARY = Array.from({ length: 60 }, (_, index) => `s${index}q`);
+// mulberry32, seeded: the same corpus on every run.
+let seed = 20261129;
+const next = () => {
+  seed = (seed + 0x6d2b79f5) >>> 0;
+  let t = seed;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const word = () =>
+  VOCABULARY[Math.min(VOCABULARY.length - 1, Math.floor(Math.exp(next() * Math.log(90)) - 1))]!;
+const words = (count: number) => Array.from({ length: count }, word).join(' ');
+
+function randomDocument(workspaceId: string, sourcePath: string): WriteDocumentInput {
+  const text = words(1 + Math.floor(next() * 30));
+  const base = singleChunkDocument({ workspaceId, sourcePath, text });
+  return {
+    ...base,
+    title: next() < 0.3 ? words(2) : null,
+    contentHash: `${sourcePath}-${text}-${next()}`,
+    chunks: base.chunks.map((chunk) => ({ ...chunk, sectionPath: next() < 0.4 ? [words(2)] : [] })),
+  };
+}
+
+const SETTINGS: ReadonlyArray<Pick<Bm25Options, 'limit' | 'k1' | 'b' | 'fields'>> = [
+  { limit: 10, k1: 1.2, b: 0.75, fields: { heading: 1.5, title: 2 } },
+  { limit: 1, k1: 1.2, b: 0.75, fields: { heading: 1, title: 0 } },
+  { limit: 5, k1: 0.9, b: 0.4, fields: { heading: 0, title: 3 } },
+  { limit: 40, k1: 2, b: 1, fields: { heading: 1, title: 1 } },
+];
+
+const QUERIES = Array.from({ length: 25 }, () => words(1 + Math.floor(next() * 4)));
+
+describe.each(testBackends())('lexical segments on $name', (backend) => {
+  let sql: Sql;
+  let store: CorpusStore;
+  const workspace = uniqueWorkspace('segments');
+  const other = uniqueWorkspace('segments-other');
+  let written = 0;
+
+  const writeMore = async (count: number, batchSize = 20, target = workspace) => {
+    for (let start = 0; start < count; start += batchSize) {
+      const batch = Array.from({ length: Math.min(batchSize, count - start) }, () =>
+        randomDocument(target, `d${written++}`),
+      );
+      await store.writeDocuments(batch);
+    }
+  };
+
+  /** Every query under every setting, from a fresh cache and a warm one, against the full statement. */
+  const compareWithFull = async (cache = new LexicalSegmentCache()): Promise<Set<string>> => {
+    const strategies = new Set<string>();
+    for (const query of QUERIES) {
+      const analysis = await analyzeLexemes(sql, workspace, query);
+      for (const settings of SETTINGS) {
+        const base = {
+          workspaceId: workspace,
+          terms: analysis.terms,
+          documentFrequency: analysis.documentFrequency,
+          filters: {},
+          ...settings,
+        };
+        const segmented = await bm25Channel(sql, { ...base, segments: cache });
+        const full = await bm25Channel(sql, { ...base, pruning: false });
+        expect(full.strategy).toBe('full');
+        expect({ query, settings, ids: segmented.ids }).toEqual({ query, settings, ids: full.ids });
+        segmented.scores.forEach((score, index) => expect(score).toBeCloseTo(full.scores[index]!, 9));
+        strategies.add(segmented.strategy);
+      }
+    }
+    return strategies;
+  };
+
+  const segmentRows = async (workspaceId = workspace) =>
+    (
+      await sql.query<{ id: number; posting_count: number; chunk_count: number }>(
+        'SELECT id, posting_count, chunk_count FROM rag_lexical_segments WHERE workspace_id = $1 ORDER BY id',
+        [workspaceId],
+      )
+    ).rows;
+
+  const tombstones = async (workspaceId = workspace) =>
+    Number(
+      (
+        await sql.query<{ count: number }>(
+          'SELECT count(*)::int AS count FROM rag_lexical_tombstones WHERE workspace_id = $1',
+          [workspaceId],
+        )
+      ).rows[0]!.count,
+    );
+
+  beforeAll(async () => {
+    sql = await backend.open();
+    store = new CorpusStore(sql);
+    await writeMore(260);
+    await writeMore(30, 10, other);
+  });
+  afterAll(async () => {
+    await dropWorkspace(sql, workspace);
+    await dropWorkspace(sql, other);
+    await sql.close();
+  });
+
+  it('ranks exactly as the postings table does, and merges full tiers as it writes', async () => {
+    expect(await compareWithFull()).toEqual(new Set(['segments']));
+    const rows = await segmentRows();
+    // 13 batches of 20 documents: never SEGMENTS_PER_TIER segments left in one tier.
+    const perTier = new Map<number, number>();
+    for (const row of rows)
+      perTier.set(tierOf(row.posting_count), (perTier.get(tierOf(row.posting_count)) ?? 0) + 1);
+    expect(Math.max(...perTier.values())).toBeLessThan(SEGMENTS_PER_TIER);
+    expect(rows.reduce((sum, row) => sum + row.chunk_count, 0)).toBe(260);
+  });
+
+  it('stays exact through rewrites and deletions, with a cache kept across them', async () => {
+    const cache = new LexicalSegmentCache();
+    expect(await compareWithFull(cache)).toEqual(new Set(['segments']));
+    await store.writeDocuments(
+      Array.from({ length: 15 }, (_, index) => randomDocument(workspace, `d${index * 3}`)),
+    );
+    await store.deleteDocuments(
+      workspace,
+      Array.from({ length: 25 }, (_, index) => `d${index * 7 + 1}`),
+    );
+    expect(await tombstones()).toBeGreaterThan(0);
+    expect(await compareWithFull(cache)).toEqual(new Set(['segments']));
+    // A tiny budget evicts as it reads: still exact.
+    expect(await compareWithFull(new LexicalSegmentCache(1))).toEqual(new Set(['segments']));
+  });
+
+  it('drops deleted postings and their tombstones when it merges', async () => {
+    const before = await tombstones();
+    // Enough small batches to fill tier 0 again and merge it.
+    await writeMore(SEGMENTS_PER_TIER * 2, 1);
+    const live = Number(
+      (
+        await sql.query<{ count: number }>(
+          'SELECT count(*)::int AS count FROM rag_chunks WHERE workspace_id = $1',
+          [workspace],
+        )
+      ).rows[0]!.count,
+    );
+    const rows = await segmentRows();
+    const held = rows.reduce((sum, row) => sum + row.chunk_count, 0);
+    // Every live chunk is in a segment; the deleted ones still held are exactly the tombstones.
+    expect(held - (await tombstones())).toBe(live);
+    expect(await tombstones()).toBeLessThanOrEqual(before);
+    expect(await compareWithFull()).toEqual(new Set(['segments']));
+
+    // Merging everything into one segment purges every deletion.
+    expect(await tombstones()).toBeGreaterThan(0);
+    await sql.transaction((tx) =>
+      mergeSegments(
+        tx,
+        workspace,
+        rows.map((row) => row.id),
+      ),
+    );
+    const merged = await segmentRows();
+    expect(merged).toHaveLength(1);
+    expect(merged[0]!.chunk_count).toBe(live);
+    expect(await tombstones()).toBe(0);
+    expect(await compareWithFull()).toEqual(new Set(['segments']));
+  });
+
+  it('builds the segments of a workspace written before them, then answers from them', async () => {
+    await sql.query('DELETE FROM rag_lexical_segments WHERE workspace_id = $1', [workspace]);
+    await sql.query('UPDATE rag_workspaces SET lexical_segments = false WHERE id = $1', [workspace]);
+    // Until the backfill, the postings table answers.
+    expect(await compareWithFull()).not.toContain('segments');
+    expect(await store.completeLexicalSegments()).toContain(workspace);
+    expect(await segmentRows()).toHaveLength(1);
+    expect(await tombstones()).toBe(0);
+    expect(await compareWithFull()).toEqual(new Set(['segments']));
+    expect(await store.completeLexicalSegments()).not.toContain(workspace);
+  });
+
+  it('walls segments and tombstones by workspace, and a deleted workspace leaves neither', async () => {
+    const seen = await withWorkspaceScope(workspace, () =>
+      sql.transaction(async (tx) =>
+        (
+          await tx.query<{ workspace_id: string }>(
+            'SELECT DISTINCT workspace_id FROM rag_lexical_segments UNION SELECT DISTINCT workspace_id FROM rag_lexical_tombstones',
+          )
+        ).rows.map((row) => row.workspace_id),
+      ),
+    );
+    expect(seen).toEqual([workspace]);
+    await store.deleteDocuments(other, ['d261', 'd262']);
+    expect(await tombstones(other)).toBeGreaterThan(0);
+    await dropWorkspace(sql, other);
+    expect(await segmentRows(other)).toHaveLength(0);
+    expect(await tombstones(other)).toBe(0);
+  });
+});

@@ -1,0 +1,129 @@
+import type { SqlExecutor } from '../../db/index.js';
+import { DecodedSegment } from './codec.js';
+
+/** What lexical search needs of a workspace, read in one snapshot. */
+export interface LexicalIndexView {
+  /** Chunks in the workspace and their total length in lexemes (BM25's N and Σ|c|). */
+  chunkCount: number;
+  lexemeTotal: number;
+  /**
+   * False while the workspace has chunks written before segments existed: the segments are then
+   * not the whole index and the caller reads the postings table.
+   */
+  complete: boolean;
+  segments: readonly DecodedSegment[];
+  /** Chunks deleted since their segment was written. */
+  tombstones: ReadonlySet<number>;
+}
+
+/** Encoded bytes of segments kept decoded per process; the least recently used go first. */
+const DEFAULT_BUDGET_BYTES = 512 * 1024 * 1024;
+
+/** A merge that removes a segment between the two reads of `open` makes it read again. */
+const ATTEMPTS = 3;
+
+/**
+ * Decoded segments by id for this process. Segments never change, so an entry is never stale; a
+ * workspace's list of segments and its tombstones are read with its statistics in one statement
+ * (one snapshot), and the tombstones only when the corpus version or the list has moved.
+ */
+export class LexicalSegmentCache {
+  private readonly segments = new Map<number, DecodedSegment>();
+  private bytes = 0;
+  private readonly views = new Map<
+    string,
+    { version: number; segmentIds: number[]; tombstones: Set<number> }
+  >();
+
+  constructor(private readonly budgetBytes = DEFAULT_BUDGET_BYTES) {}
+
+  async open(sql: SqlExecutor, workspaceId: string): Promise<LexicalIndexView> {
+    for (let attempt = 1; ; attempt++) {
+      const known = this.views.get(workspaceId);
+      const result = await sql.query<{
+        chunk_count: number;
+        lexeme_total: number;
+        corpus_version: number;
+        lexical_segments: boolean;
+        segment_ids: number[];
+        tombstones: number[] | null;
+      }>(
+        `WITH listed AS (
+           SELECT ARRAY(SELECT s.id::float8 FROM rag_lexical_segments s WHERE s.workspace_id = $1 ORDER BY s.id) AS ids
+         )
+         SELECT w.chunk_count, w.lexeme_total, w.corpus_version, w.lexical_segments, listed.ids AS segment_ids,
+                CASE WHEN w.corpus_version IS DISTINCT FROM $2::bigint OR listed.ids IS DISTINCT FROM $3::float8[]
+                     THEN ARRAY(SELECT t.chunk_id::float8 FROM rag_lexical_tombstones t WHERE t.workspace_id = $1)
+                END AS tombstones
+         FROM rag_workspaces w, listed
+         WHERE w.id = $1`,
+        [workspaceId, known?.version ?? null, known?.segmentIds ?? null],
+      );
+      const row = result.rows[0];
+      if (!row) return { chunkCount: 0, lexemeTotal: 0, complete: true, segments: [], tombstones: new Set() };
+      const segmentIds = row.segment_ids.map(Number);
+      const tombstones = row.tombstones ? new Set(row.tombstones.map(Number)) : known!.tombstones;
+      this.views.set(workspaceId, { version: Number(row.corpus_version), segmentIds, tombstones });
+      const segments = await this.load(sql, workspaceId, segmentIds);
+      if (segments) {
+        return {
+          chunkCount: Number(row.chunk_count),
+          lexemeTotal: Number(row.lexeme_total),
+          complete: row.lexical_segments,
+          segments,
+          tombstones,
+        };
+      }
+      // A merge replaced a listed segment between the two statements: read the list again.
+      this.views.delete(workspaceId);
+      if (attempt >= ATTEMPTS)
+        return {
+          chunkCount: Number(row.chunk_count),
+          lexemeTotal: Number(row.lexeme_total),
+          complete: false,
+          segments: [],
+          tombstones,
+        };
+    }
+  }
+
+  /** The segments by id, reading the ones not cached; undefined when one is gone (merged away). */
+  private async load(
+    sql: SqlExecutor,
+    workspaceId: string,
+    ids: readonly number[],
+  ): Promise<DecodedSegment[] | undefined> {
+    const missing = ids.filter((id) => !this.segments.has(id));
+    const fresh = new Map<number, DecodedSegment>();
+    if (missing.length > 0) {
+      const read = await sql.query<{ id: number; postings: Uint8Array }>(
+        'SELECT id, postings FROM rag_lexical_segments WHERE workspace_id = $1 AND id = ANY($2::bigint[])',
+        [workspaceId, missing],
+      );
+      if (read.rows.length !== missing.length) return undefined;
+      for (const row of read.rows) fresh.set(Number(row.id), new DecodedSegment(row.postings));
+    }
+    // Held here before the cache may evict any of them for the budget.
+    const opened = ids.map((id) => fresh.get(id) ?? this.touch(id));
+    for (const [id, segment] of fresh) this.remember(id, segment);
+    return opened;
+  }
+
+  private remember(id: number, segment: DecodedSegment): void {
+    this.segments.set(id, segment);
+    this.bytes += segment.byteLength;
+    // Least recently used first in a Map's order (touch moves an entry to the end).
+    for (const [oldest, kept] of this.segments) {
+      if (this.bytes <= this.budgetBytes || oldest === id) break;
+      this.segments.delete(oldest);
+      this.bytes -= kept.byteLength;
+    }
+  }
+
+  private touch(id: number): DecodedSegment {
+    const segment = this.segments.get(id)!;
+    this.segments.delete(id);
+    this.segments.set(id, segment);
+    return segment;
+  }
+}
