@@ -34,6 +34,9 @@ const WALLED: ReadonlyArray<readonly [table: string, column: string]> = [
   ['rag_conversation_turns', 'workspace_id'],
   // migrations/2026-11-28_3_crawl.sql
   ['rag_crawl_pages', 'workspace_id'],
+  // migrations/2026-11-29_1_lexical_segments.sql
+  ['rag_lexical_segments', 'workspace_id'],
+  ['rag_lexical_tombstones', 'workspace_id'],
 ];
 /** Have a workspace_id column but are not row-scoped (a key's scope may be '*'; audit of refusals). */
 const NOT_ROW_SCOPED = new Set(['rag_api_keys', 'rag_audit']);
@@ -70,6 +73,10 @@ describe.each(testBackends())('row-level security on $name', (backend) => {
   /** Rows the other tables get from services this test does not run. */
   const addBookkeeping = (workspaceId: string) =>
     sql.transaction(async (tx) => {
+      // A tombstone, as a deleted chunk leaves (a row that names no live chunk changes no search).
+      await tx.query('INSERT INTO rag_lexical_tombstones (workspace_id, chunk_id) VALUES ($1, -1)', [
+        workspaceId,
+      ]);
       await tx.query(
         `INSERT INTO rag_jobs (id, workspace_id, kind, idempotency_key, status) VALUES ($1, $2, 'ingest', $1, 'completed')`,
         [`job-${workspaceId}`, workspaceId],

@@ -108,6 +108,27 @@ export function graphStoreContract(name: string, open: () => Promise<GraphFixtur
         { entityId: 'Endpoint:POST /locations', sourcePath: spec, chunkId: `${spec}#0`, count: 1 },
         { entityId: 'Endpoint:POST /locations', sourcePath: guide, chunkId: `${guide}#0`, count: 1 },
       ]);
+      // The strongest per entity: the guide's second chunk (3 mentions) before its first (1).
+      const strongest = await store.strongestMentions(
+        ws,
+        ['Concept:northwind freight', 'Endpoint:POST /locations', 'Concept:unknown'],
+        1,
+      );
+      expect(strongest.mentions).toEqual([
+        { entityId: 'Concept:northwind freight', chunkId: `${guide}#1`, count: 3 },
+        expect.objectContaining({ entityId: 'Endpoint:POST /locations', count: 1 }),
+      ]);
+      expect(strongest.spread).toEqual(
+        new Map([
+          ['Concept:northwind freight', 2],
+          ['Endpoint:POST /locations', 2],
+        ]),
+      );
+      expect((await store.strongestMentions(ws, ['Concept:northwind freight'], 5)).mentions).toEqual(
+        mentions
+          .filter((mention) => mention.entityId === 'Concept:northwind freight')
+          .map(({ entityId, chunkId, count }) => ({ entityId, chunkId, count })),
+      );
       expect(await store.stats(ws)).toEqual({ entities: 5, relations: 4, mentions: 7, sources: 2 });
       expect(await store.mentionedIn(ws, [`${guide}#1`, `${spec}#1`, 'no-such-chunk'])).toEqual([
         { entityId: 'Concept:northwind freight', sourcePath: guide, chunkId: `${guide}#1`, count: 3 },

@@ -27,6 +27,16 @@ export interface GraphStore {
   neighbourhood(query: NeighbourhoodQuery): Promise<Neighbourhood>;
   /** The chunks that mention the entities. */
   mentions(workspaceId: string, entityIds: readonly string[]): Promise<EntityMention[]>;
+  /**
+   * Per entity, its `perEntity` strongest mentions (most mentions in the chunk first; which of
+   * equally strong ones are kept is the store's choice) and how many chunks mention it in all: the
+   * graph channel's read, bounded whatever the corpus size.
+   */
+  strongestMentions(
+    workspaceId: string,
+    entityIds: readonly string[],
+    perEntity: number,
+  ): Promise<StrongestMentions>;
   /** The entities the chunks (stable chunk ids) mention: the reverse of `mentions`. */
   mentionedIn(workspaceId: string, chunkIds: readonly string[]): Promise<EntityMention[]>;
   stats(workspaceId: string): Promise<GraphStats>;
@@ -115,6 +125,13 @@ export interface EntityMention {
   sourcePath: string;
   chunkId: string;
   count: number;
+}
+
+export interface StrongestMentions {
+  /** By entity, then chunk id; without the source path, which would cost a join per mention. */
+  mentions: Array<Omit<EntityMention, 'sourcePath'>>;
+  /** Per entity that has mentions, the number of chunks that mention it. */
+  spread: Map<string, number>;
 }
 
 export interface GraphStats {

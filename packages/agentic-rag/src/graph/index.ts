@@ -24,6 +24,7 @@ export type {
   SourceEntity,
   SourceGraph,
   SourceRelation,
+  StrongestMentions,
 } from './graph-store.js';
 export { Neo4jGraphStore, type Neo4jGraphOptions } from './neo4j.js';
 export { PostgresGraphStore } from './postgres.js';

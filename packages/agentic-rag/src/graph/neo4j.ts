@@ -11,7 +11,9 @@ import type {
   Neighbourhood,
   NeighbourhoodQuery,
   SourceGraph,
+  StrongestMentions,
 } from './graph-store.js';
+import { strongestOf } from './strongest.js';
 
 export interface Neo4jGraphOptions {
   uri: string;
@@ -279,6 +281,14 @@ export class Neo4jGraphStore implements GraphStore {
             compare(left.chunkId, right.chunkId),
         );
     });
+  }
+
+  async strongestMentions(
+    workspaceId: string,
+    entityIds: readonly string[],
+    perEntity: number,
+  ): Promise<StrongestMentions> {
+    return strongestOf(await this.mentions(workspaceId, entityIds), perEntity);
   }
 
   async mentionedIn(workspaceId: string, chunkIds: readonly string[]): Promise<EntityMention[]> {

@@ -10,6 +10,7 @@ import type {
   Neighbourhood,
   NeighbourhoodQuery,
   SourceGraph,
+  StrongestMentions,
 } from './graph-store.js';
 
 const sqlFile = (name: string) => loadSqlFile(new URL(`./sql/${name}`, import.meta.url));
@@ -230,6 +231,44 @@ export class PostgresGraphStore implements GraphStore {
     );
   }
 
+  async strongestMentions(
+    workspaceId: string,
+    entityIds: readonly string[],
+    perEntity: number,
+  ): Promise<StrongestMentions> {
+    if (entityIds.length === 0 || perEntity <= 0) return { mentions: [], spread: new Map() };
+    const keys = entityIds.map(splitEntityId);
+    // One round trip; per entity an index range scan for the strongest mentions
+    // (rag_entity_mentions_strength_idx) and an index-only count for the spread.
+    const result = await this.sql.query<{
+      entity_id: string;
+      spread: number;
+      chunk_id: string;
+      count: number;
+    }>(
+      `SELECT e.type || ':' || e.normalized_name AS entity_id, s.spread, c.chunk_id, top.mentions AS count
+       FROM unnest($2::text[], $3::text[]) AS k(type, normalized_name)
+       JOIN rag_entities e ON e.workspace_id = $1 AND e.type = k.type AND e.normalized_name = k.normalized_name
+       CROSS JOIN LATERAL (SELECT count(*)::int AS spread FROM rag_entity_mentions m WHERE m.entity_id = e.id) AS s
+       CROSS JOIN LATERAL (
+         SELECT m.chunk_id, m.mentions FROM rag_entity_mentions m
+         WHERE m.entity_id = e.id ORDER BY m.mentions DESC, m.chunk_id LIMIT $4
+       ) AS top
+       JOIN rag_chunks c ON c.id = top.chunk_id`,
+      [workspaceId, keys.map((key) => key.type), keys.map((key) => key.normalized), perEntity],
+    );
+    return {
+      // Sorted here, not by the database's collation: both stores order like JavaScript.
+      mentions: result.rows
+        .map((row) => ({ entityId: row.entity_id, chunkId: row.chunk_id, count: row.count }))
+        .sort(
+          (left, right) =>
+            compareText(left.entityId, right.entityId) || compareText(left.chunkId, right.chunkId),
+        ),
+      spread: new Map(result.rows.map((row) => [row.entity_id, Number(row.spread)])),
+    };
+  }
+
   async mentionedIn(workspaceId: string, chunkIds: readonly string[]): Promise<EntityMention[]> {
     if (chunkIds.length === 0) return [];
     const result = await this.sql.query<{
@@ -277,13 +316,16 @@ export class PostgresGraphStore implements GraphStore {
 
 /** Code-point order, the same on every backend and under every database collation. */
 function sortMentions(mentions: EntityMention[]): EntityMention[] {
-  const compare = (left: string, right: string) => (left < right ? -1 : left > right ? 1 : 0);
   return mentions.sort(
     (left, right) =>
-      compare(left.entityId, right.entityId) ||
-      compare(left.sourcePath, right.sourcePath) ||
-      compare(left.chunkId, right.chunkId),
+      compareText(left.entityId, right.entityId) ||
+      compareText(left.sourcePath, right.sourcePath) ||
+      compareText(left.chunkId, right.chunkId),
   );
+}
+
+function compareText(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 function toEntity(row: EntityRow): GraphEntity {

@@ -30,6 +30,15 @@ export interface GraphChannelResult extends ChannelResult {
 const HIT_SEED_STRENGTH = 0.25;
 const HIT_SEEDS = 8;
 const NEIGHBOUR_LIMIT = 40;
+/**
+ * Mentions read per entity, the strongest first. A chunk's share from one entity grows with its
+ * mention count, so an entity's weakest mentions are the ones that matter least; without a bound a
+ * common entity read every chunk naming it (3,500 rows a search at 6k chunks, most of the
+ * channel's time).
+ */
+const MENTIONS_PER_ENTITY = 16;
+/** Mentions read in all, about, shared by the entities (each gets at least MENTIONS_PER_ENTITY). */
+const MENTIONS_PER_RESULT = 4;
 
 /**
  * A doc page is "mentioned" only by the chunk holding its opening: a structural link for
@@ -44,7 +53,8 @@ const isStructural = (entityId: string) => entityId.startsWith('DocPage:');
  * mention) seed a neighbourhood of `hops`; the chunks that mention its entities are scored by
  * Σ strength(entity) / (1 + hop) · (1 + ln mentions) / ln(2 + chunks mentioning the entity), so
  * nearer, more strongly connected and more specific entities count more. A ubiquitous entity
- * (the company name) lifts every chunk a little and none much.
+ * (the company name) lifts every chunk a little and none much. Each entity brings at most its
+ * strongest chunks (a share of a fixed budget); its spread counts them all.
  */
 export async function graphChannel(
   sql: Sql,
@@ -94,12 +104,15 @@ export async function graphChannel(
       (entity.hop === 0 ? seedStrength.get(entity.id)! : strongestSeed * entity.strength) / (1 + entity.hop),
     ]),
   );
-  const mentions = await graph.mentions(
+  const entities = [...weightOf.keys()].filter((id) => !isStructural(id));
+  const { mentions, spread } = await graph.strongestMentions(
     options.workspaceId,
-    [...weightOf.keys()].filter((id) => !isStructural(id)),
+    entities,
+    Math.max(
+      MENTIONS_PER_ENTITY,
+      Math.ceil((MENTIONS_PER_RESULT * options.limit) / Math.max(1, entities.length)),
+    ),
   );
-  const spread = new Map<string, number>();
-  for (const mention of mentions) spread.set(mention.entityId, (spread.get(mention.entityId) ?? 0) + 1);
 
   const scores = new Map<string, { score: number; via: Array<[string, number]> }>();
   for (const mention of mentions) {

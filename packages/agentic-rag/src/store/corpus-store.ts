@@ -10,6 +10,7 @@ import {
 import { intendDeletion } from './intents.js';
 import { backfillLexicalSegments, workspacesWithoutSegments } from './lexical-segments/index.js';
 import { refreshLexicalSummaries } from './lexical-summaries.js';
+import { PlannerStatistics } from './planner-statistics.js';
 import { removeFromStatistics } from './statistics.js';
 import { assertWorkspaceId } from './workspace-id.js';
 import {
@@ -96,6 +97,7 @@ export class CorpusStore {
   private columnDimensions: Promise<number | null> | undefined;
   private bulk: BulkLoad | null = null;
   private readonly graph: GraphStore | null;
+  private readonly plannerStatistics: PlannerStatistics;
   private readonly indexBuild: IndexBuildSettings;
 
   /**
@@ -107,6 +109,7 @@ export class CorpusStore {
     options: { graph?: GraphStore | null; indexBuild?: IndexBuildSettings } = {},
   ) {
     this.graph = options.graph ?? null;
+    this.plannerStatistics = new PlannerStatistics(sql);
     this.indexBuild = options.indexBuild ?? { memoryMb: 1024, workers: 2 };
   }
 
@@ -292,6 +295,12 @@ export class CorpusStore {
       workspaceId,
       results.filter((result) => result.status !== 'unchanged').length,
       'after',
+    );
+    await this.plannerStatistics.changedChunks(
+      inputs.reduce(
+        (sum, input, index) => sum + (results[index]!.status === 'unchanged' ? 0 : input.chunks.length),
+        0,
+      ),
     );
     return results;
   }

@@ -12,14 +12,18 @@ const MIGRATION = '2026-11-27_2_lexical_ranges.sql';
 
 // The backfill on a database that already holds chunks (PGlite here; global setup applies it to
 // the shared Postgres, whatever that holds).
+const SEGMENTS_MIGRATION = '2026-11-29_1_lexical_segments.sql';
+
 describe('the lexical ranges migration', () => {
   let sql: Sql;
   let earlier: string;
 
   beforeAll(async () => {
     earlier = await mkdtemp(path.join(os.tmpdir(), 'rag-migrations-'));
+    // The schema before the migration, plus the tables today's writer needs that nothing here
+    // reads (lexical segments), so the store can write the corpus the migration backfills from.
     for (const name of await readdir(DEFAULT_MIGRATIONS_DIR)) {
-      if (name.endsWith('.sql') && name < MIGRATION)
+      if (name.endsWith('.sql') && (name < MIGRATION || name === SEGMENTS_MIGRATION))
         await cp(path.join(DEFAULT_MIGRATIONS_DIR, name), path.join(earlier, name));
     }
     sql = await PgliteSql.open();
