@@ -1,4 +1,5 @@
 import type { SqlExecutor } from '../db/index.js';
+import { DecodedSegment } from './lexical-segments/index.js';
 
 /**
  * What a workspace's corpus must satisfy whatever happened to the process writing it (a crash,
@@ -21,6 +22,11 @@ export interface CorpusIntegrity {
   lexiconMismatches: number;
   /** The workspace's chunk count and lexeme total differ from a recount. */
   totalsMismatch: boolean;
+  /**
+   * Once a workspace's chunks are all in lexical segments: live chunks no segment holds or two
+   * hold, and chunks a segment holds that are neither live nor tombstoned.
+   */
+  segmentMismatches: number;
 }
 
 /**
@@ -81,7 +87,36 @@ export async function checkCorpusIntegrity(sql: SqlExecutor, workspaceId: string
        WHERE r.lexeme IS NULL OR l.lexeme IS NULL`,
     ),
     totalsMismatch: row ? row.chunk_count !== row.chunks || row.lexeme_total !== row.lexemes : false,
+    segmentMismatches: await segmentMismatches(sql, workspaceId),
   };
+}
+
+async function segmentMismatches(sql: SqlExecutor, workspaceId: string): Promise<number> {
+  const complete = await sql.query<{ lexical_segments: boolean }>(
+    'SELECT lexical_segments FROM rag_workspaces WHERE id = $1',
+    [workspaceId],
+  );
+  if (complete.rows[0]?.lexical_segments !== true) return 0;
+  const ids = async (text: string) =>
+    (await sql.query<{ id: number }>(text, [workspaceId])).rows.map((row) => Number(row.id));
+  const live = new Set(await ids('SELECT id FROM rag_chunks WHERE workspace_id = $1'));
+  const tombstoned = new Set(
+    await ids('SELECT chunk_id AS id FROM rag_lexical_tombstones WHERE workspace_id = $1'),
+  );
+  const segments = await sql.query<{ postings: Uint8Array }>(
+    'SELECT postings FROM rag_lexical_segments WHERE workspace_id = $1',
+    [workspaceId],
+  );
+  const held = new Set<number>();
+  let mismatches = 0;
+  for (const row of segments.rows) {
+    for (const id of new DecodedSegment(row.postings).chunkIds) {
+      if (held.has(id) || (!live.has(id) && !tombstoned.has(id))) mismatches++;
+      held.add(id);
+    }
+  }
+  for (const id of live) if (!held.has(id)) mismatches++;
+  return mismatches;
 }
 
 const VIOLATION_COUNTS = [
@@ -98,5 +133,6 @@ export function integrityViolations(report: CorpusIntegrity): string[] {
   return [
     ...VIOLATION_COUNTS.filter((name) => report[name] !== 0).map((name) => `${name}: ${report[name]}`),
     ...(report.totalsMismatch ? ['totalsMismatch'] : []),
+    ...(report.segmentMismatches !== 0 ? [`segmentMismatches: ${report.segmentMismatches}`] : []),
   ];
 }

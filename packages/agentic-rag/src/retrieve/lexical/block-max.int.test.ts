@@ -1,39 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../../../test/backends.js';
-import { singleChunkDocument } from '../../../../../test/documents.js';
+import { randomCorpus } from '../../../../../test/random-corpus.js';
 import type { Sql } from '../../db/index.js';
-import { CorpusStore, type WriteDocumentInput } from '../../store/index.js';
+import { CorpusStore } from '../../store/index.js';
 import { bm25Channel, type Bm25Options } from '../channels.js';
 import { analyzeLexemes } from '../../understand/index.js';
 import { blockMaxBm25 } from './block-max.js';
 import { rebuildLexicalSummaries, refreshLexicalSummaries } from '../../store/index.js';
 
-// A Zipf-shaped vocabulary small enough that every query word is in many chunks, and chunks of
-// very different lengths, titles and headings, so bounds are loose and ties are common.
-const VOCABULARY = Array.from({ length: 60 }, (_, index) => `w${index}x`);
-// mulberry32, seeded: the same corpus on every run.
-let seed = 20261127;
-const next = () => {
-  seed = (seed + 0x6d2b79f5) >>> 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const word = () =>
-  VOCABULARY[Math.min(VOCABULARY.length - 1, Math.floor(Math.exp(next() * Math.log(90)) - 1))]!;
-const words = (count: number) => Array.from({ length: count }, word).join(' ');
-
-function randomDocument(workspaceId: string, sourcePath: string): WriteDocumentInput {
-  const text = words(1 + Math.floor(next() * 30));
-  const base = singleChunkDocument({ workspaceId, sourcePath, text });
-  return {
-    ...base,
-    title: next() < 0.3 ? words(2) : null,
-    contentHash: `${sourcePath}-${text}-${next()}`,
-    chunks: base.chunks.map((chunk) => ({ ...chunk, sectionPath: next() < 0.4 ? [words(2)] : [] })),
-  };
-}
+const corpus = randomCorpus(20261127, 'w');
+const randomDocument = corpus.document;
 
 const SETTINGS: ReadonlyArray<Pick<Bm25Options, 'limit' | 'k1' | 'b' | 'fields'>> = [
   { limit: 10, k1: 1.2, b: 0.75, fields: { heading: 1.5, title: 2 } },
@@ -42,7 +18,7 @@ const SETTINGS: ReadonlyArray<Pick<Bm25Options, 'limit' | 'k1' | 'b' | 'fields'>
   { limit: 40, k1: 2, b: 1, fields: { heading: 1, title: 1 } },
 ];
 
-const QUERIES = Array.from({ length: 30 }, () => words(1 + Math.floor(next() * 4)));
+const QUERIES = corpus.queries(30);
 
 describe.each(testBackends())('block-max BM25 on $name', (backend) => {
   let sql: Sql;

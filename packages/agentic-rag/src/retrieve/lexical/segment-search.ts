@@ -1,15 +1,11 @@
 import type { LexicalIndexView } from '../../store/index.js';
+import type { BlockMaxOptions } from './block-max.js';
 
-export interface SegmentSearchOptions {
-  lexemes: readonly string[];
-  /** qtf · idf per lexeme. */
-  weights: readonly number[];
-  k1: number;
-  b: number;
-  averageLength: number;
-  limit: number;
-  fields: { heading: number; title: number };
-}
+/** The scoring parameters of the block-max statement: the same BM25F. */
+export type SegmentSearchOptions = Pick<
+  BlockMaxOptions,
+  'lexemes' | 'weights' | 'k1' | 'b' | 'averageLength' | 'limit' | 'fields'
+>;
 
 /** Scores are rounded to this grid before ranking, as every BM25 statement rounds them. */
 const SCORE_GRID = 1e9;
