@@ -229,6 +229,7 @@ export class HybridRetriever {
       typoSimilarity: this.settings.typoSimilarity,
       synonymWeight: this.settings.synonymWeight ?? 0,
       intent: options.intent ?? this.settings.queryAnalysis ?? true,
+      lexicalIndex: () => this.lexicalSegments.open(this.sql, workspaceId),
       ...(graph
         ? {
             declaredAcronyms: async (searchText: string) =>

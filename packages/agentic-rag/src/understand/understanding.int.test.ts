@@ -7,6 +7,7 @@ import { DeterministicEmbedder } from '../embed/index.js';
 import { IngestPipeline } from '../ingest/index.js';
 import { createRetriever } from '../retrieve/index.js';
 import { CorpusStore } from '../store/index.js';
+import { understand as understandQuestion } from './understanding.js';
 
 /**
  * The understanding of a question against what a workspace holds: the same words are an API
@@ -75,6 +76,29 @@ describe('understand (the sample API and textbook)', () => {
     expect(understood.corrections).toEqual([expect.objectContaining({ from: 'shipmnet', to: 'shipment' })]);
     expect(understood.operations[0]?.operation.name).toBe('POST /shipments/{shipmentId}/cancel');
   });
+
+  it.each([
+    ['api', 'how do i cancel a shipmnet'],
+    ['api', 'list warehuoses and their adress'],
+    ['api', 'trackng a shipemnt label'],
+    ['book', 'what is a beleif state in a pomdp plicy'],
+    ['book', 'explain value iteraton convergance'],
+  ] as const)(
+    'counts typo evidence in the lexical segments as the postings table does (%s: "%s")',
+    async (workspace, question) => {
+      const workspaceId = workspace === 'api' ? api : book;
+      const config = loadConfig({});
+      const fromTable = await understandQuestion(sql, workspaceId, question, {
+        typoSimilarity: config.TYPO_SIMILARITY_THRESHOLD,
+        synonymWeight: config.QUERY_SYNONYM_WEIGHT,
+        intent: true,
+      });
+      // The retriever counts from its segment cache.
+      const fromSegments = await understand(workspaceId, question);
+      expect(fromTable.corrections.length).toBeGreaterThan(0);
+      expect(fromSegments.corrections).toEqual(fromTable.corrections);
+    },
+  );
 
   it('reads the same kind of question as general where no API is described', async () => {
     const create = await understand(book, 'how do I create a belief?');

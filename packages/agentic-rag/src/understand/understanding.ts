@@ -1,3 +1,4 @@
+import type { LexicalIndexView } from '../store/index.js';
 import type { Sql } from '../db/index.js';
 import { parseEntityReference } from '../graph/index.js';
 import {
@@ -92,6 +93,8 @@ export interface UnderstandOptions {
    * their long forms are searched too, written after the acronym in the search text.
    */
   declaredAcronyms?: (text: string) => Promise<Array<{ term: string; expansion: string }>>;
+  /** The workspace's lexical segments, when the caller holds them: typo evidence is counted there. */
+  lexicalIndex?: () => Promise<LexicalIndexView>;
 }
 
 /** Weights of the expansions that stand for the very word typed. */
@@ -186,6 +189,7 @@ export async function understand(
     tokens.filter((token) => !shorthand.includes(token)),
     statistics,
     options.typoSimilarity,
+    options.lexicalIndex,
   );
   const correctedQuery = corrections.length > 0 ? applyCorrections(query, tokens, corrections) : null;
   const searchText = correctedQuery ?? query;
