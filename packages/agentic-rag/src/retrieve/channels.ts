@@ -121,35 +121,9 @@ export interface Bm25Statistics {
  */
 export async function bm25Channel(sql: Sql, options: Bm25Options): Promise<ChannelResult & Bm25Statistics> {
   const started = performance.now();
-  if (options.segments && !filterConditions(options.filters, 10).sql) {
-    const view = await options.segments.open(sql, options.workspaceId);
-    if (view.complete) {
-      const n = view.chunkCount;
-      const averageLength = n > 0 ? view.lexemeTotal / n : 0;
-      const weighted = options.terms.filter((term) => (options.documentFrequency.get(term.lexeme) ?? 0) > 0);
-      const rows =
-        n === 0 || weighted.length === 0
-          ? []
-          : searchSegments(view, {
-              lexemes: weighted.map((term) => term.lexeme),
-              weights: weighted.map(
-                (term) => term.count * bm25Idf(n, options.documentFrequency.get(term.lexeme)!),
-              ),
-              k1: options.k1,
-              b: options.b,
-              averageLength,
-              limit: options.limit,
-              fields: options.fields,
-            });
-      return {
-        ids: rows.map((row) => row.id),
-        scores: rows.map((row) => row.score),
-        ms: performance.now() - started,
-        n,
-        averageLength,
-        strategy: 'segments',
-      };
-    }
+  if (options.segments) {
+    const answered = await fromSegments(sql, options, options.segments, started);
+    if (answered) return answered;
   }
   const statistics = await sql.query<{
     chunk_count: number;
@@ -258,6 +232,62 @@ export async function bm25Channel(sql: Sql, options: Bm25Options): Promise<Chann
     [...scoring, ...filters.params],
   );
   return done(rows, 'full');
+}
+
+/**
+ * BM25 from the workspace's lexical segments, scored in process (see lexical/segment-search.ts);
+ * null while the workspace's chunks are not all in segments. A filtered search scores only the
+ * chunks the filters allow, read once per corpus version and filter.
+ */
+async function fromSegments(
+  sql: Sql,
+  options: Bm25Options,
+  cache: LexicalSegmentCache,
+  started: number,
+): Promise<(ChannelResult & Bm25Statistics) | null> {
+  const view = await cache.open(sql, options.workspaceId);
+  if (!view.complete) return null;
+  const narrowing = filterConditions(options.filters, 2);
+  const allowed = narrowing.sql
+    ? await cache.subset(view, options.workspaceId, JSON.stringify(options.filters), async () =>
+        (
+          await sql.query<{ id: number }>(
+            `SELECT c.id FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id
+             WHERE c.workspace_id = $1${narrowing.sql}`,
+            [options.workspaceId, ...narrowing.params],
+          )
+        ).rows.map((row) => Number(row.id)),
+      )
+    : undefined;
+  const n = view.chunkCount;
+  const averageLength = n > 0 ? view.lexemeTotal / n : 0;
+  const weighted = options.terms.filter((term) => (options.documentFrequency.get(term.lexeme) ?? 0) > 0);
+  const rows =
+    n === 0 || weighted.length === 0
+      ? []
+      : searchSegments(
+          view,
+          {
+            lexemes: weighted.map((term) => term.lexeme),
+            weights: weighted.map(
+              (term) => term.count * bm25Idf(n, options.documentFrequency.get(term.lexeme)!),
+            ),
+            k1: options.k1,
+            b: options.b,
+            averageLength,
+            limit: options.limit,
+            fields: options.fields,
+          },
+          allowed,
+        );
+  return {
+    ids: rows.map((row) => row.id),
+    scores: rows.map((row) => row.score),
+    ms: performance.now() - started,
+    n,
+    averageLength,
+    strategy: 'segments',
+  };
 }
 
 /** A term adds at most weight·(k1 + 1) to any chunk (its tf fraction is below 1). */

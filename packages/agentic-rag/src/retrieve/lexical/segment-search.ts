@@ -20,6 +20,8 @@ const SCORE_GRID = 1e9;
 export function searchSegments(
   view: LexicalIndexView,
   options: SegmentSearchOptions,
+  /** The only chunks that may be returned (a filtered search's); all when absent. */
+  allowed?: ReadonlySet<number>,
 ): Array<{ id: number; score: number }> {
   const top = new TopK(options.limit);
   if (options.limit <= 0) return [];
@@ -51,7 +53,7 @@ export function searchSegments(
     if (!scores) continue;
     for (const at of touched) {
       const id = segment.chunkIds[at]!;
-      if (view.tombstones.has(id)) continue;
+      if (view.tombstones.has(id) || (allowed && !allowed.has(id))) continue;
       top.offer(id, Math.round(scores[at]! * SCORE_GRID) / SCORE_GRID);
     }
   }

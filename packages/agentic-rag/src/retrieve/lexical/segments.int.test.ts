@@ -52,15 +52,22 @@ describe.each(testBackends())('lexical segments on $name', (backend) => {
           workspaceId: workspace,
           terms: analysis.terms,
           documentFrequency: analysis.documentFrequency,
-          filters: {},
           ...settings,
         };
-        const segmented = await bm25Channel(sql, { ...base, segments: cache });
-        const full = await bm25Channel(sql, { ...base, pruning: false });
-        expect(full.strategy).toBe('full');
-        expect({ query, settings, ids: segmented.ids }).toEqual({ query, settings, ids: full.ids });
-        segmented.scores.forEach((score, index) => expect(score).toBeCloseTo(full.scores[index]!, 9));
-        strategies.add(segmented.strategy);
+        // Unfiltered, and narrowed to the documents whose path starts with d1 (d1, d10-d19, d100-...).
+        for (const filters of [{}, { sourcePrefix: 'd1' }]) {
+          const segmented = await bm25Channel(sql, { ...base, filters, segments: cache });
+          const full = await bm25Channel(sql, { ...base, filters, pruning: false });
+          expect(full.strategy).toBe('full');
+          expect({ query, settings, filters, ids: segmented.ids }).toEqual({
+            query,
+            settings,
+            filters,
+            ids: full.ids,
+          });
+          segmented.scores.forEach((score, index) => expect(score).toBeCloseTo(full.scores[index]!, 9));
+          strategies.add(segmented.strategy);
+        }
       }
     }
     return strategies;

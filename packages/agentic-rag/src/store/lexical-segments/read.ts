@@ -3,6 +3,8 @@ import { DecodedSegment } from './codec.js';
 
 /** What lexical search needs of a workspace, read in one snapshot. */
 export interface LexicalIndexView {
+  /** The workspace's corpus version the view was read at. */
+  version: number;
   /** Chunks in the workspace and their total length in lexemes (BM25's N and Σ|c|). */
   chunkCount: number;
   lexemeTotal: number;
@@ -18,6 +20,9 @@ export interface LexicalIndexView {
 
 /** Encoded bytes of segments kept decoded per process; the least recently used go first. */
 const DEFAULT_BUDGET_BYTES = 512 * 1024 * 1024;
+
+/** Filtered chunk sets kept (see subset). */
+const MAX_SUBSETS = 64;
 
 /** A merge that removes a segment between the two reads of `open` makes it read again. */
 const ATTEMPTS = 3;
@@ -35,7 +40,33 @@ export class LexicalSegmentCache {
     { version: number; segmentIds: number[]; tombstones: Set<number> }
   >();
 
+  private readonly subsets = new Map<string, ReadonlySet<number>>();
+
   constructor(private readonly budgetBytes = DEFAULT_BUDGET_BYTES) {}
+
+  /**
+   * The chunks a filtered search may return, read by `read` once per corpus version and filter
+   * (`key`), so a filtered search scores the segments too instead of joining every posting to
+   * its chunk and document.
+   */
+  async subset(
+    view: LexicalIndexView,
+    workspaceId: string,
+    key: string,
+    read: () => Promise<readonly number[]>,
+  ): Promise<ReadonlySet<number>> {
+    const cacheKey = JSON.stringify([workspaceId, view.version, key]);
+    const cached = this.subsets.get(cacheKey);
+    if (cached) return cached;
+    const ids = new Set(await read());
+    this.subsets.set(cacheKey, ids);
+    // The most recent filters only: an entry for an older version is never asked for again.
+    for (const oldest of this.subsets.keys()) {
+      if (this.subsets.size <= MAX_SUBSETS) break;
+      this.subsets.delete(oldest);
+    }
+    return ids;
+  }
 
   async open(sql: SqlExecutor, workspaceId: string): Promise<LexicalIndexView> {
     for (let attempt = 1; ; attempt++) {
@@ -60,13 +91,22 @@ export class LexicalSegmentCache {
         [workspaceId, known?.version ?? null, known?.segmentIds ?? null],
       );
       const row = result.rows[0];
-      if (!row) return { chunkCount: 0, lexemeTotal: 0, complete: true, segments: [], tombstones: new Set() };
+      if (!row)
+        return {
+          version: 0,
+          chunkCount: 0,
+          lexemeTotal: 0,
+          complete: true,
+          segments: [],
+          tombstones: new Set(),
+        };
       const segmentIds = row.segment_ids.map(Number);
       const tombstones = row.tombstones ? new Set(row.tombstones.map(Number)) : known!.tombstones;
       this.views.set(workspaceId, { version: Number(row.corpus_version), segmentIds, tombstones });
       const segments = await this.load(sql, workspaceId, segmentIds);
       if (segments) {
         return {
+          version: Number(row.corpus_version),
           chunkCount: Number(row.chunk_count),
           lexemeTotal: Number(row.lexeme_total),
           complete: row.lexical_segments,
@@ -78,6 +118,7 @@ export class LexicalSegmentCache {
       this.views.delete(workspaceId);
       if (attempt >= ATTEMPTS)
         return {
+          version: Number(row.corpus_version),
           chunkCount: Number(row.chunk_count),
           lexemeTotal: Number(row.lexeme_total),
           complete: false,
