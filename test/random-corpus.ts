@@ -2,6 +2,17 @@ import type { WriteDocumentInput } from '../packages/agentic-rag/src/index.js';
 import { singleChunkDocument } from './documents.js';
 
 /**
+ * BM25F settings that rank the same corpus differently (k, saturation, length normalisation, field
+ * weights, a title weight of 0): two ways of scoring must agree under each.
+ */
+export const RANKING_SETTINGS = [
+  { limit: 10, k1: 1.2, b: 0.75, fields: { heading: 1.5, title: 2 } },
+  { limit: 1, k1: 1.2, b: 0.75, fields: { heading: 1, title: 0 } },
+  { limit: 5, k1: 0.9, b: 0.4, fields: { heading: 0, title: 3 } },
+  { limit: 40, k1: 2, b: 1, fields: { heading: 1, title: 1 } },
+] as const;
+
+/**
  * A seeded corpus for ranking tests that compare two ways of scoring: a Zipf-shaped vocabulary of
  * 60 words, so every query word is in many chunks and ties are common, and one-chunk documents of
  * very different lengths, with and without titles and headings. The same seed gives the same

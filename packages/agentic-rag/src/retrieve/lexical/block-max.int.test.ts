@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../../../test/backends.js';
-import { randomCorpus } from '../../../../../test/random-corpus.js';
+import { randomCorpus, RANKING_SETTINGS } from '../../../../../test/random-corpus.js';
 import type { Sql } from '../../db/index.js';
 import { CorpusStore } from '../../store/index.js';
-import { bm25Channel, type Bm25Options } from '../channels.js';
+import { bm25Channel } from '../channels.js';
 import { analyzeLexemes } from '../../understand/index.js';
 import { blockMaxBm25 } from './block-max.js';
 import { rebuildLexicalSummaries, refreshLexicalSummaries } from '../../store/index.js';
@@ -11,12 +11,7 @@ import { rebuildLexicalSummaries, refreshLexicalSummaries } from '../../store/in
 const corpus = randomCorpus(20261127, 'w');
 const randomDocument = corpus.document;
 
-const SETTINGS: ReadonlyArray<Pick<Bm25Options, 'limit' | 'k1' | 'b' | 'fields'>> = [
-  { limit: 10, k1: 1.2, b: 0.75, fields: { heading: 1.5, title: 2 } },
-  { limit: 1, k1: 1.2, b: 0.75, fields: { heading: 1, title: 0 } },
-  { limit: 5, k1: 0.9, b: 0.4, fields: { heading: 0, title: 3 } },
-  { limit: 40, k1: 2, b: 1, fields: { heading: 1, title: 1 } },
-];
+const SETTINGS = RANKING_SETTINGS;
 
 const QUERIES = corpus.queries(30);
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../../../test/backends.js';
-import { randomCorpus } from '../../../../../test/random-corpus.js';
+import { randomCorpus, RANKING_SETTINGS } from '../../../../../test/random-corpus.js';
 import { withWorkspaceScope, type Sql } from '../../db/index.js';
 import {
   checkCorpusIntegrity,
@@ -11,18 +11,13 @@ import {
   SEGMENTS_PER_TIER,
   tierOf,
 } from '../../store/index.js';
-import { bm25Channel, type Bm25Options } from '../channels.js';
+import { bm25Channel } from '../channels.js';
 import { analyzeLexemes } from '../../understand/index.js';
 
 const corpus = randomCorpus(20261129, 's');
 const randomDocument = corpus.document;
 
-const SETTINGS: ReadonlyArray<Pick<Bm25Options, 'limit' | 'k1' | 'b' | 'fields'>> = [
-  { limit: 10, k1: 1.2, b: 0.75, fields: { heading: 1.5, title: 2 } },
-  { limit: 1, k1: 1.2, b: 0.75, fields: { heading: 1, title: 0 } },
-  { limit: 5, k1: 0.9, b: 0.4, fields: { heading: 0, title: 3 } },
-  { limit: 40, k1: 2, b: 1, fields: { heading: 1, title: 1 } },
-];
+const SETTINGS = RANKING_SETTINGS;
 
 const QUERIES = corpus.queries(25);
 
