@@ -100,6 +100,32 @@ describe('understand (the sample API and textbook)', () => {
     },
   );
 
+  it.each([
+    // Present as written: a snake_case field, a dotted member, a type's path of names.
+    'what does parent_location_id hold?',
+    'when is ShipmentEvent.code set?',
+    'is Buffer.from used for the signature?',
+    // Absent: names whose parts the corpus knows, none written whole.
+    'what does parent_shipment_id hold?',
+    'how is location.cursor_id paged?',
+  ])('finds the names of "%s" in the segments as the text scan does', async (question) => {
+    const config = loadConfig({});
+    const scanned = await understandQuestion(sql, api, question, {
+      typoSimilarity: config.TYPO_SIMILARITY_THRESHOLD,
+      synonymWeight: config.QUERY_SYNONYM_WEIGHT,
+      intent: true,
+    });
+    const indexed = await understand(api, question);
+    expect(indexed.unknownNames).toEqual(scanned.unknownNames);
+  });
+
+  it('reports a name no chunk writes, even when the corpus knows its parts', async () => {
+    expect((await understand(api, 'what does parent_shipment_id hold?')).unknownNames).toEqual([
+      'parent_shipment_id',
+    ]);
+    expect((await understand(api, 'what does parent_location_id hold?')).unknownNames).toEqual([]);
+  });
+
   it('reads the same kind of question as general where no API is described', async () => {
     const create = await understand(book, 'how do I create a belief?');
     expect(create.action.class).toBe('create');

@@ -279,7 +279,14 @@ export async function understand(
     ...correctedWords,
     ...expansions.map((expansion) => expansion.word.toLowerCase()),
   ]);
-  const unknownNames = await namesNotInCorpus(sql, workspaceId, tokens, statistics, explained);
+  const unknownNames = await namesNotInCorpus(
+    sql,
+    workspaceId,
+    tokens,
+    statistics,
+    explained,
+    options.lexicalIndex,
+  );
   return {
     workspaceId,
     query,
@@ -314,6 +321,7 @@ async function namesNotInCorpus(
   tokens: readonly Token[],
   statistics: ReadonlyMap<string, WordStatistics>,
   corrected: ReadonlySet<string>,
+  lexicalIndex?: () => Promise<LexicalIndexView>,
 ): Promise<string[]> {
   const names: string[] = [];
   for (const token of tokens) {
@@ -363,15 +371,67 @@ async function namesNotInCorpus(
     const segments = /^[a-z][\w]*\./.test(identifier) ? [identifier] : identifier.split('.').filter(Boolean);
     let missing = false;
     for (const name of segments) {
-      const found = await sql.query<{ found: boolean }>(
-        `SELECT EXISTS (SELECT 1 FROM rag_chunks WHERE workspace_id = $1 AND strpos(lower(text), $2) > 0) AS found`,
-        [workspaceId, name.toLowerCase()],
-      );
-      if (!found.rows[0]?.found) missing = true;
+      if (!(await corpusWrites(sql, workspaceId, name.toLowerCase(), lexicalIndex))) missing = true;
     }
     if (missing) names.push(identifier);
   }
   return names;
+}
+
+/**
+ * Whether some chunk's text holds `name` as written (case aside). A chunk that writes a name holds
+ * the name's own lexemes (`pg_stat_statements` → pg, stat, statement; `os.path.join` → one), so
+ * with the lexical segments at hand only the chunks holding all of them are read, by id: the text
+ * scan it replaces read every chunk of a corpus lacking the name (60–475 ms at 100k chunks). A
+ * name written only inside a longer token (a URL) is therefore not found, as a word search would
+ * not find it either.
+ */
+async function corpusWrites(
+  sql: Sql,
+  workspaceId: string,
+  name: string,
+  lexicalIndex?: () => Promise<LexicalIndexView>,
+): Promise<boolean> {
+  const view = lexicalIndex ? await lexicalIndex() : undefined;
+  if (view?.complete) {
+    const analysed = await sql.query<{ lexeme: string }>(
+      `SELECT lexeme FROM unnest(to_tsvector('english', $1))`,
+      [name],
+    );
+    const lexemes = analysed.rows.map((row) => row.lexeme);
+    if (lexemes.length > 0) {
+      const candidates = chunksHoldingAll(view, lexemes);
+      if (candidates.length === 0) return false;
+      const found = await sql.query<{ found: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM rag_chunks
+                         WHERE workspace_id = $1 AND id = ANY($2::bigint[]) AND strpos(lower(text), $3) > 0) AS found`,
+        [workspaceId, candidates, name],
+      );
+      return found.rows[0]?.found === true;
+    }
+  }
+  const found = await sql.query<{ found: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM rag_chunks WHERE workspace_id = $1 AND strpos(lower(text), $2) > 0) AS found`,
+    [workspaceId, name],
+  );
+  return found.rows[0]?.found === true;
+}
+
+/** Live chunks whose postings hold every one of `lexemes`, from the segments. */
+function chunksHoldingAll(view: LexicalIndexView, lexemes: readonly string[]): number[] {
+  const ids: number[] = [];
+  for (const segment of view.segments) {
+    const lists = lexemes.map((lexeme) => segment.postings(lexeme)?.positions);
+    if (lists.some((list) => !list)) continue;
+    // Positions are ascending within a segment: count each position's lists, keep those in all.
+    const seen = new Uint8Array(segment.chunkCount);
+    for (const list of lists) for (const at of list!) seen[at]!++;
+    for (let at = 0; at < seen.length; at++) {
+      const id = segment.chunkIds[at]!;
+      if (seen[at] === lists.length && !view.tombstones.has(id)) ids.push(id);
+    }
+  }
+  return ids;
 }
 
 /** The question with each corrected word replaced, everything else as typed. */
