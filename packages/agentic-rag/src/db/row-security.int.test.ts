@@ -7,7 +7,7 @@ import { RagError } from '../errors/index.js';
 import { NumberedEntityExtractor, OfflineEntityExtractor, PostgresGraphStore } from '../graph/index.js';
 import { IngestPipeline } from '../ingest/pipeline.js';
 import { createRetriever, type HybridRetriever } from '../retrieve/index.js';
-import { CorpusStore, rebuildLexicalSummaries } from '../store/index.js';
+import { CorpusStore } from '../store/index.js';
 import { APPLICATION_ROLE, currentWorkspaceScope, withWorkspaceScope, type Sql } from './index.js';
 
 // Walled by migrations/2026-11-25_3_row_security.sql, with the column that names the workspace.
@@ -15,7 +15,6 @@ const WALLED: ReadonlyArray<readonly [table: string, column: string]> = [
   ['rag_workspaces', 'id'],
   ['rag_documents', 'workspace_id'],
   ['rag_chunks', 'workspace_id'],
-  ['rag_chunk_terms', 'workspace_id'],
   ['rag_vocabulary', 'workspace_id'],
   ['rag_lexicon', 'workspace_id'],
   ['rag_entities', 'workspace_id'],
@@ -27,8 +26,6 @@ const WALLED: ReadonlyArray<readonly [table: string, column: string]> = [
   ['rag_ingest_stages', 'workspace_id'],
   ['rag_knowledge_checkins', 'workspace_id'],
   ['rag_document_intents', 'workspace_id'],
-  ['rag_lexical_ranges', 'workspace_id'],
-  ['rag_lexical_watermarks', 'workspace_id'],
   // migrations/2026-11-28_1_conversations.sql
   ['rag_conversations', 'workspace_id'],
   ['rag_conversation_turns', 'workspace_id'],
@@ -130,8 +127,6 @@ describe.each(testBackends())('row-level security on $name', (backend) => {
     for (const workspaceId of [a, b]) {
       const summary = await pipeline.ingestInline(workspaceId, DOCUMENTS);
       expect(summary.failures).toEqual([]);
-      // Ranges of one chunk id, so a corpus this small has block-max summaries too.
-      await rebuildLexicalSummaries(sql, workspaceId, { rangeSize: 1 });
       await addBookkeeping(workspaceId);
     }
   });
@@ -366,7 +361,7 @@ describe.each(testBackends())('row-level security on $name', (backend) => {
     const shape = async (workspaceId: string) => {
       const counts = await sql.query(
         `SELECT (SELECT count(*) FROM rag_chunks WHERE workspace_id = $1) AS chunks,
-                (SELECT count(*) FROM rag_chunk_terms WHERE workspace_id = $1) AS postings,
+                (SELECT sum(posting_count) FROM rag_lexical_segments WHERE workspace_id = $1) AS postings,
                 (SELECT count(*) FROM rag_entities WHERE workspace_id = $1) AS entities,
                 (SELECT count(*) FROM rag_relations WHERE workspace_id = $1) AS relations,
                 (SELECT count(*) FROM rag_edges WHERE workspace_id = $1) AS edges,

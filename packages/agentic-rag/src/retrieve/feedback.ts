@@ -29,7 +29,7 @@ export interface Expansion {
  * RM3 pseudo-relevance feedback (Lavrenko & Croft's relevance model, interpolated with the query as
  * in Anserini): the words that the first pass's best chunks are made of, each chunk counting by
  * its share of the retrieval scores, are the words a relevant chunk tends to contain; the most
- * probable ones join the query. Read from the postings, so they are stemmed as the index is.
+ * probable ones join the query. Read from the chunks' tsvectors, so they are stemmed as the index is.
  * P(w|R) = Σ_D P(w|D)·P(D|Q), with P(w|D) = tf/|D| and P(D|Q) the normalised first-pass score.
  */
 export async function expandQuery(sql: SqlExecutor, options: FeedbackOptions): Promise<Expansion> {
@@ -39,11 +39,15 @@ export async function expandQuery(sql: SqlExecutor, options: FeedbackOptions): P
   const total = options.scores.slice(0, ids.length).reduce((sum, score) => sum + score, 0) || 1;
   const relevance = new Map(ids.map((id, index) => [id, options.scores[index]! / total]));
 
-  // Postings alone (an index scan per chunk); document frequencies only for the few candidates.
+  // The chunks' own lexemes (their tsvectors, fields as the index counts them), in chunk order so
+  // each lexeme's weight is summed in one order; document frequencies only for the few candidates.
   const postings = await sql.query<{ chunk_id: number; lexeme: string; tf: number; length: number }>(
-    `SELECT p.chunk_id, p.lexeme, p.tf + p.tf_heading AS tf, greatest(p.chunk_length, 1) AS length
-     FROM rag_chunk_terms p
-     WHERE p.chunk_id = ANY($1::bigint[]) AND p.workspace_id = $2`,
+    `SELECT c.id AS chunk_id, f.lexeme, f.tf + f.tf_heading AS tf, greatest(c.lexeme_count, 1) AS length
+     FROM rag_chunks c
+     JOIN rag_documents d ON d.id = c.document_id
+     CROSS JOIN LATERAL rag_chunk_fields(d.title, c.tsv) AS f
+     WHERE c.id = ANY($1::bigint[]) AND c.workspace_id = $2
+     ORDER BY c.id, f.lexeme`,
     [ids, options.workspaceId],
   );
   const model = new Map<string, number>();

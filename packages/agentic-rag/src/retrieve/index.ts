@@ -26,7 +26,6 @@ export type {
 export { parseFilters } from './filters.js';
 export type { RetrievalFilters } from './filters.js';
 export { bm25Idf } from './channels.js';
-export type { Bm25Strategy } from './channels.js';
 export { HeuristicReranker } from './rerank/heuristic.js';
 export { HttpCrossEncoderReranker } from './rerank/http-cross-encoder.js';
 export type { HttpCrossEncoderOptions } from './rerank/http-cross-encoder.js';

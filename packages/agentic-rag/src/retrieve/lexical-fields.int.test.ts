@@ -9,12 +9,15 @@ import { createRetriever } from './create-retriever.js';
 
 const embedder = new DeterministicEmbedder();
 
-/** Lexemes whose stored document frequency disagrees with the number of postings that hold them. */
+/** Lexemes whose stored document frequency disagrees with the number of chunks that hold them. */
 async function driftedFrequencies(sql: Sql, workspaceId: string): Promise<string[]> {
   const result = await sql.query<{ lexeme: string }>(
     `SELECT coalesce(v.lexeme, p.lexeme) AS lexeme
      FROM (SELECT lexeme, df FROM rag_vocabulary WHERE workspace_id = $1) AS v
-     FULL JOIN (SELECT lexeme, count(*)::int AS df FROM rag_chunk_terms WHERE workspace_id = $1 GROUP BY lexeme) AS p
+     FULL JOIN (SELECT f.lexeme, count(*)::int AS df
+                FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id
+                CROSS JOIN LATERAL rag_chunk_fields(d.title, c.tsv) AS f
+                WHERE c.workspace_id = $1 GROUP BY f.lexeme) AS p
        ON p.lexeme = v.lexeme
      WHERE v.df IS DISTINCT FROM p.df`,
     [workspaceId],

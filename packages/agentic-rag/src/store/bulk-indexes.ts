@@ -12,23 +12,15 @@ export interface IndexBuildSettings {
  * identical to the migrations' (a test compares them):
  *   vector    the HNSW index (migrations/2026-01-03_agentic_rag.sql): 1,000 live inserts cost
  *             3.4 s, a build over 5,000 vectors 6.1 s
- *   postings  the postings' covering key and chunk index (2026-11-24_1_lexical_fields.sql,
- *             2026-01-10_bm25_postings.sql): every chunk inserts ~100-200 postings into both
  */
-export type DeferredIndex = 'vector' | 'postings';
+export type DeferredIndex = 'vector';
 
 const EXISTS: Record<DeferredIndex, string> = {
   vector: "SELECT 1 FROM pg_indexes WHERE indexname = 'rag_chunks_embedding_idx'",
-  postings:
-    "SELECT 1 FROM pg_indexes WHERE indexname IN ('rag_chunk_terms_pkey', 'rag_chunk_terms_chunk_idx')",
 };
 
 const DROP: Record<DeferredIndex, string[]> = {
   vector: ['DROP INDEX IF EXISTS rag_chunks_embedding_idx'],
-  postings: [
-    'ALTER TABLE rag_chunk_terms DROP CONSTRAINT IF EXISTS rag_chunk_terms_pkey',
-    'DROP INDEX IF EXISTS rag_chunk_terms_chunk_idx',
-  ],
 };
 
 const CREATE: Record<DeferredIndex, Array<{ exists: string; create: string }>> = {
@@ -36,17 +28,6 @@ const CREATE: Record<DeferredIndex, Array<{ exists: string; create: string }>> =
     {
       exists: "SELECT 1 FROM pg_indexes WHERE indexname = 'rag_chunks_embedding_idx'",
       create: 'CREATE INDEX rag_chunks_embedding_idx ON rag_chunks USING hnsw (embedding vector_cosine_ops)',
-    },
-  ],
-  postings: [
-    {
-      exists: "SELECT 1 FROM pg_indexes WHERE indexname = 'rag_chunk_terms_pkey'",
-      create:
-        'ALTER TABLE rag_chunk_terms ADD CONSTRAINT rag_chunk_terms_pkey PRIMARY KEY (workspace_id, lexeme, chunk_id) INCLUDE (tf, tf_heading, tf_title, chunk_length)',
-    },
-    {
-      exists: "SELECT 1 FROM pg_indexes WHERE indexname = 'rag_chunk_terms_chunk_idx'",
-      create: 'CREATE INDEX rag_chunk_terms_chunk_idx ON rag_chunk_terms (chunk_id)',
     },
   ],
 };
@@ -72,7 +53,7 @@ export async function ensureDeferredIndexes(sql: Sql, settings: IndexBuildSettin
         String(settings.workers),
       ]);
     }
-    for (const index of ['vector', 'postings'] as const) {
+    for (const index of ['vector'] as const) {
       for (const { exists, create } of CREATE[index]) {
         if ((await tx.query(exists)).rowCount === 0) await tx.query(create);
       }

@@ -4,6 +4,7 @@ import type { Sql } from '../db/index.js';
 import { singleChunkDocument } from '../../../../test/documents.js';
 import { PostgresGraphStore, type SourceGraph } from '../graph/index.js';
 import { CorpusStore } from './corpus-store.js';
+import { LexicalSegmentCache } from './lexical-segments/index.js';
 import type { WriteDocumentInput } from './write-batch.js';
 
 const document = (workspaceId: string, sourcePath: string, text: string) =>
@@ -46,18 +47,16 @@ describe.each(testBackends())('CorpusStore on $name', (backend) => {
       (
         await sql.query<{ indexdef: string }>(
           `SELECT indexdef FROM pg_indexes
-           WHERE indexname IN ('rag_chunks_embedding_idx', 'rag_chunk_terms_pkey', 'rag_chunk_terms_chunk_idx')
+           WHERE indexname IN ('rag_chunks_embedding_idx')
            ORDER BY indexname`,
         )
       ).rows.map((row) => row.indexdef);
     const fromMigrations = await definitions();
-    expect(fromMigrations).toHaveLength(3);
+    expect(fromMigrations).toHaveLength(1);
     expect(fromMigrations.join('\n')).toContain('USING hnsw (embedding vector_cosine_ops)');
     if (backend.name === 'pglite') {
       // The shared Postgres serves other tests at once; a fresh PGlite is this test's alone.
       await sql.query('DROP INDEX rag_chunks_embedding_idx');
-      await sql.query('ALTER TABLE rag_chunk_terms DROP CONSTRAINT rag_chunk_terms_pkey');
-      await sql.query('DROP INDEX rag_chunk_terms_chunk_idx');
       expect(await definitions()).toEqual([]);
     }
     await store.ensureIndexes();
@@ -83,13 +82,16 @@ describe.each(testBackends())('CorpusStore on $name', (backend) => {
 
   it("takes a chunk's postings with it however the chunk goes: replaced, deleted, or its workspace deleted", async () => {
     const workspace = `store-${backend.name}-postings`;
-    const postings = async () =>
-      (
-        await sql.query<{ n: number }>(
-          'SELECT count(*)::int AS n FROM rag_chunk_terms WHERE workspace_id = $1',
-          [workspace],
-        )
-      ).rows[0]!.n;
+    // Postings of live chunks, as a search sees them: in segments, less the tombstoned chunks.
+    const postings = async () => {
+      const view = await new LexicalSegmentCache().open(sql, workspace);
+      let count = 0;
+      for (const segment of view.segments)
+        for (const lexeme of segment.lexemes())
+          for (const at of segment.postings(lexeme)!.positions)
+            if (!view.tombstones.has(segment.chunkIds[at]!)) count++;
+      return count;
+    };
     await store.writeDocuments([
       document(workspace, 'a.txt', 'alpha beta gamma'),
       document(workspace, 'b.txt', 'delta epsilon'),
@@ -219,7 +221,7 @@ describe.each(testBackends())('CorpusStore on $name', (backend) => {
   );
 
   it.runIf(backend.name === 'pglite')(
-    'into an empty database, drops the vector and postings indexes before the first write and builds them once at the end',
+    'into an empty database, drops the vector index before the first write and builds it once at the end',
     async () => {
       const empty = await backend.open();
       try {
@@ -228,7 +230,7 @@ describe.each(testBackends())('CorpusStore on $name', (backend) => {
           (
             await empty.query<{ n: number }>(
               `SELECT count(*)::int AS n FROM pg_indexes
-               WHERE indexname IN ('rag_chunks_embedding_idx', 'rag_chunk_terms_pkey', 'rag_chunk_terms_chunk_idx')`,
+               WHERE indexname IN ('rag_chunks_embedding_idx')`,
             )
           ).rows[0]!.n;
         const during: number[] = [];
@@ -239,7 +241,7 @@ describe.each(testBackends())('CorpusStore on $name', (backend) => {
           }
         });
         expect(during).toEqual([0, 0, 0]);
-        expect(await indexes()).toBe(3);
+        expect(await indexes()).toBe(1);
       } finally {
         await empty.close();
       }

@@ -9,7 +9,6 @@ import {
 } from './bulk-indexes.js';
 import { intendDeletion } from './intents.js';
 import { backfillLexicalSegments, workspacesWithoutSegments } from './lexical-segments/index.js';
-import { refreshLexicalSummaries } from './lexical-summaries.js';
 import { PlannerStatistics } from './planner-statistics.js';
 import { removeFromStatistics } from './statistics.js';
 import { assertWorkspaceId } from './workspace-id.js';
@@ -83,8 +82,6 @@ interface BulkLoad {
   empty: boolean;
   writes: number;
   dropped: Set<DeferredIndex>;
-  /** Workspaces the run wrote to: their lexical summaries are refreshed when it ends. */
-  workspaces: Set<string>;
   /** Another workspace held documents when the threshold was reached: nothing is dropped. */
   shared?: boolean;
 }
@@ -145,16 +142,13 @@ export class CorpusStore {
 
   /**
    * Runs an ingest run. Building an index over rows already written costs less than inserting
-   * into it row by row (see bulk-indexes.ts), so a run that writes a lot drops indexes and builds
-   * them once when it ends, failed or not:
-   *   the vector index, once the run has written as many documents as the database held when it
-   *   began (and at least 100; at once into an empty database)
-   *   the postings' indexes, only into an empty database: a delete or a replaced document finds
-   *   its postings through them
-   * Neither is dropped while another workspace holds documents: the indexes are shared, and one
-   * tenant's load must not turn every other tenant's search into a scan.
-   * A run that changes little never touches an index. Searches in between stay correct, slower:
-   * pgvector falls back to an exact scan, BM25 to a scan of the postings.
+   * into it row by row (see bulk-indexes.ts), so a run that writes a lot drops the vector index
+   * and builds it once when it ends, failed or not: once the run has written as many documents as
+   * the database held when it began (and at least 100; at once into an empty database). It is not
+   * dropped while another workspace holds documents: the index is shared, and one tenant's load
+   * must not turn every other tenant's search into a scan. A run that changes little never
+   * touches it. Searches in between stay correct, slower: pgvector falls back to an exact scan.
+   * (The lexical index is the segments each batch writes: nothing to defer.)
    *
    * A run inside a workspace scope (a caller's ingest through the service) never does: the indexes
    * are every workspace's, and the scope's database role may not drop them anyway (it would fail
@@ -169,7 +163,6 @@ export class CorpusStore {
       empty: existing === 0,
       writes: 0,
       dropped: new Set(),
-      workspaces: new Set(),
     };
     this.bulk = bulk;
     try {
@@ -177,9 +170,6 @@ export class CorpusStore {
     } finally {
       this.bulk = null;
       if (bulk.dropped.size > 0) await this.ensureIndexes();
-      // Block-max summaries of the ranges of chunk ids the run completed (lexical search scores
-      // the rest exactly); after the postings' indexes are back, which the refresh reads through.
-      for (const workspaceId of bulk.workspaces) await refreshLexicalSummaries(this.sql, workspaceId);
     }
   }
 
@@ -196,7 +186,6 @@ export class CorpusStore {
     if (!bulk) return;
     if (phase === 'after') {
       bulk.writes += documents;
-      if (documents > 0) bulk.workspaces.add(workspaceId);
       return;
     }
     if (bulk.writes + documents < bulk.threshold) return;
@@ -211,11 +200,9 @@ export class CorpusStore {
       bulk.shared = others.rows[0]!.found;
     }
     if (bulk.shared) return;
-    for (const index of bulk.empty ? (['vector', 'postings'] as const) : (['vector'] as const)) {
-      if (bulk.dropped.has(index)) continue;
-      bulk.dropped.add(index);
-      await dropDeferredIndex(this.sql, index);
-    }
+    if (bulk.dropped.has('vector')) return;
+    bulk.dropped.add('vector');
+    await dropDeferredIndex(this.sql, 'vector');
   }
 
   /**

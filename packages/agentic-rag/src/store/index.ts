@@ -34,5 +34,3 @@ export {
   writeSegment,
 } from './lexical-segments/index.js';
 export type { LexicalIndexView, PostingColumns } from './lexical-segments/index.js';
-export { DEFAULT_RANGE_SIZE, rebuildLexicalSummaries, refreshLexicalSummaries } from './lexical-summaries.js';
-export type { LexicalSummaryResult, RefreshLexicalSummariesOptions } from './lexical-summaries.js';

@@ -2,13 +2,23 @@ import { loadSqlFile, type SqlExecutor } from '../db/index.js';
 
 const REMOVE_STATISTICS = loadSqlFile(new URL('./sql/remove-statistics.sql', import.meta.url));
 
-/** Takes the documents' share out of the statistics; call before their chunks are deleted. */
+/**
+ * Takes the documents' share out of the statistics; call before their chunks are deleted.
+ * `writtenTitles` holds the titles the chunks were written with, for documents whose row a rewrite
+ * has already updated (their title counts in every chunk's lexemes).
+ */
 export async function removeFromStatistics(
   tx: SqlExecutor,
   workspaceId: string,
   documentIds: readonly number[],
+  writtenTitles: ReadonlyMap<number, string | null> = new Map(),
 ): Promise<void> {
-  const emptied = await tx.query<{ lexeme: string }>(REMOVE_STATISTICS, [workspaceId, [...documentIds]]);
+  const emptied = await tx.query<{ lexeme: string }>(REMOVE_STATISTICS, [
+    workspaceId,
+    [...documentIds],
+    [...writtenTitles.keys()],
+    [...writtenTitles.values()],
+  ]);
   if (emptied.rowCount > 0) {
     const lexemes = emptied.rows.map((row) => row.lexeme);
     await tx.query(

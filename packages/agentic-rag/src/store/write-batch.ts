@@ -97,6 +97,15 @@ export async function writeBatch(
     [workspaceId],
   );
 
+  // The titles the stored chunks were written with: a title counts in each chunk's lexemes, and
+  // the upsert below overwrites it before the replaced chunks' statistics are taken out. Locked in
+  // the upsert's own order (it would lock these rows anyway), so no other writer changes them first.
+  const previous = await tx.query<{ id: number; title: string | null }>(
+    `SELECT id, title FROM rag_documents WHERE workspace_id = $1 AND source_path = ANY($2::text[])
+     ORDER BY source_path FOR UPDATE`,
+    [workspaceId, inputs.map((input) => input.sourcePath)],
+  );
+  const writtenTitles = new Map(previous.rows.map((row) => [Number(row.id), row.title]));
   const upserted = await tx.query<{ id: number; source_path: string; inserted: boolean }>(UPSERT_DOCUMENTS, [
     workspaceId,
     ...documentColumns(inputs),
@@ -123,7 +132,7 @@ export async function writeBatch(
       );
     }
     const ids = replaced.map((row) => row.id);
-    await removeFromStatistics(tx, workspaceId, ids);
+    await removeFromStatistics(tx, workspaceId, ids, writtenTitles);
     await tx.query('DELETE FROM rag_chunks WHERE document_id = ANY($1::bigint[])', [ids]);
   }
 

@@ -107,7 +107,7 @@ export async function correctSpelling(
   tokens: readonly Token[],
   statistics: ReadonlyMap<string, WordStatistics>,
   similarityThreshold: number,
-  lexicalIndex?: () => Promise<LexicalIndexView>,
+  lexicalIndex: () => Promise<LexicalIndexView>,
 ): Promise<Correction[]> {
   const unknown = tokens.filter(
     (token) =>
@@ -155,6 +155,7 @@ export async function correctSpelling(
       sql,
       workspaceId,
       near.rows.map((row) => row.lexeme),
+      await lexicalIndex(),
     ))
       candidates.add(surface);
     // Words a speller would offer, when the corpus's own spellings hold nothing close (slower, and
@@ -167,12 +168,10 @@ export async function correctSpelling(
     const known = await wordStatistics(sql, workspaceId, close);
     const present = close.filter((candidate) => (known.get(candidate)?.df ?? 0) > 0);
     if (present.length === 0) continue;
-    const evidence = await cooccurrence(
-      sql,
-      workspaceId,
+    const evidence = cooccurrence(
+      await lexicalIndex(),
       present.map((candidate) => known.get(candidate)!.lexeme!),
       context,
-      lexicalIndex,
     );
     const scored = present
       .map((candidate) => {
@@ -204,29 +203,53 @@ export async function correctSpelling(
   return corrections;
 }
 
+/** Chunks whose words are read for a lexeme's surface forms. */
+const SURFACE_CHUNKS = 3;
+
 /**
  * The words of a few chunks holding each lexeme that stem to it, as the chunks write them (lower
  * case): "pomdp" and "pomdps" for the lexeme pomdp. Each is a candidate; the edit distance picks.
- * One query for all the lexemes.
+ * The chunks are each lexeme's first live ones in the segments; one query reads them all.
  */
 async function surfaceForms(
   sql: SqlExecutor,
   workspaceId: string,
   lexemes: readonly string[],
+  view: LexicalIndexView,
 ): Promise<string[]> {
-  if (lexemes.length === 0) return [];
+  const pairs: Array<[string, number]> = [];
+  for (const lexeme of lexemes)
+    for (const chunkId of firstChunks(view, lexeme, SURFACE_CHUNKS)) pairs.push([lexeme, chunkId]);
+  if (pairs.length === 0) return [];
   const result = await sql.query<{ word: string }>(
     `SELECT DISTINCT w.word
-       FROM unnest($2::text[]) AS x(lexeme),
-            LATERAL (SELECT c.text FROM rag_chunk_terms t JOIN rag_chunks c ON c.id = t.chunk_id
-                      WHERE t.workspace_id = $1 AND t.lexeme = x.lexeme ORDER BY t.chunk_id LIMIT 3) AS chunk,
-            LATERAL unnest(regexp_split_to_array(lower(chunk.text), '[^[:alnum:]]+')) AS w(word)
+       FROM unnest($2::text[], $3::bigint[]) AS x(lexeme, chunk_id)
+       JOIN rag_chunks c ON c.id = x.chunk_id AND c.workspace_id = $1,
+            LATERAL unnest(regexp_split_to_array(lower(c.text), '[^[:alnum:]]+')) AS w(word)
       WHERE length(w.word) > 0 AND left(w.word, 1) = left(x.lexeme, 1)
         AND (SELECT l.lexeme FROM unnest(to_tsvector('english', w.word)) AS l LIMIT 1) = x.lexeme
       LIMIT 40`,
-    [workspaceId, [...lexemes]],
+    [workspaceId, pairs.map(([lexeme]) => lexeme), pairs.map(([, chunkId]) => chunkId)],
   );
   return result.rows.map((row) => row.word);
+}
+
+/** The `count` lowest ids of live chunks holding `lexeme`. */
+function firstChunks(view: LexicalIndexView, lexeme: string, count: number): number[] {
+  const ids: number[] = [];
+  for (const segment of view.segments) {
+    const postings = segment.postings(lexeme);
+    if (!postings) continue;
+    let taken = 0;
+    // A segment's chunk table is in id order: its first live ones are its lowest.
+    for (const at of postings.positions) {
+      const id = segment.chunkIds[at]!;
+      if (view.tombstones.has(id)) continue;
+      ids.push(id);
+      if (++taken === count) break;
+    }
+  }
+  return ids.sort((left, right) => left - right).slice(0, count);
 }
 
 /** Whether the token opens the question or a sentence of it. */
@@ -243,31 +266,17 @@ function suggest(word: string): string[] {
 }
 
 /**
- * Per candidate lexeme: chunks that hold it and at least one of the context lexemes. From the
- * workspace's lexical segments in process when the caller holds them (a common candidate has
- * thousands of postings: at 100k chunks the statement took up to half a second), else from the
- * postings table; both count the same postings.
+ * Per candidate lexeme: chunks that hold it and at least one of the context lexemes, counted in the
+ * workspace's lexical segments in process (a common candidate has thousands of postings: at 100k
+ * chunks the statement over a postings table took up to half a second).
  */
-async function cooccurrence(
-  sql: SqlExecutor,
-  workspaceId: string,
+function cooccurrence(
+  view: LexicalIndexView,
   candidates: readonly string[],
   context: readonly string[],
-  lexicalIndex?: () => Promise<LexicalIndexView>,
-): Promise<Map<string, number>> {
+): Map<string, number> {
   if (candidates.length === 0 || context.length === 0) return new Map();
-  const view = lexicalIndex ? await lexicalIndex() : undefined;
-  if (view?.complete) return cooccurrenceInSegments(view, [...new Set(candidates)], [...new Set(context)]);
-  const result = await sql.query<{ lexeme: string; chunks: number }>(
-    `SELECT t.lexeme, count(DISTINCT t.chunk_id)::int AS chunks
-       FROM rag_chunk_terms t
-      WHERE t.workspace_id = $1 AND t.lexeme = ANY($2::text[])
-        AND EXISTS (SELECT 1 FROM rag_chunk_terms o
-                     WHERE o.workspace_id = $1 AND o.chunk_id = t.chunk_id AND o.lexeme = ANY($3::text[]))
-      GROUP BY t.lexeme`,
-    [workspaceId, [...new Set(candidates)], [...new Set(context)]],
-  );
-  return new Map(result.rows.map((row) => [row.lexeme, Number(row.chunks)]));
+  return cooccurrenceInSegments(view, [...new Set(candidates)], [...new Set(context)]);
 }
 
 function cooccurrenceInSegments(

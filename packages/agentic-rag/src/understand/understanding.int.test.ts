@@ -7,7 +7,6 @@ import { DeterministicEmbedder } from '../embed/index.js';
 import { IngestPipeline } from '../ingest/index.js';
 import { createRetriever } from '../retrieve/index.js';
 import { CorpusStore } from '../store/index.js';
-import { understand as understandQuestion } from './understanding.js';
 
 /**
  * The understanding of a question against what a workspace holds: the same words are an API
@@ -84,46 +83,50 @@ describe('understand (the sample API and textbook)', () => {
     ['book', 'what is a beleif state in a pomdp plicy'],
     ['book', 'explain value iteraton convergance'],
   ] as const)(
-    'counts typo evidence in the lexical segments as the postings table does (%s: "%s")',
+    'counts typo evidence in the lexical segments as the chunks hold it (%s: "%s")',
     async (workspace, question) => {
       const workspaceId = workspace === 'api' ? api : book;
-      const config = loadConfig({});
-      const fromTable = await understandQuestion(sql, workspaceId, question, {
-        typoSimilarity: config.TYPO_SIMILARITY_THRESHOLD,
-        synonymWeight: config.QUERY_SYNONYM_WEIGHT,
-        intent: true,
-      });
-      // The retriever counts from its segment cache.
-      const fromSegments = await understand(workspaceId, question);
-      expect(fromTable.corrections.length).toBeGreaterThan(0);
-      expect(fromSegments.corrections).toEqual(fromTable.corrections);
+      const { corrections } = await understand(workspaceId, question);
+      expect(corrections.length).toBeGreaterThan(0);
+      for (const correction of corrections) {
+        // Chunks holding the correction and another word of the question the corpus knows; or,
+        // when no other word can vouch for it (shorthand like "cancel" is read as an action, not
+        // as context), its document frequency.
+        const recount = await sql.query<{ together: number; df: number }>(
+          `WITH context AS (
+             SELECT array_agg(t.lexeme) AS lexemes FROM unnest(to_tsvector('english', $3)) AS t
+             WHERE EXISTS (SELECT 1 FROM rag_vocabulary v WHERE v.workspace_id = $1 AND v.lexeme = t.lexeme)
+           ),
+           own AS (
+             SELECT (SELECT array_agg(f.lexeme) FROM rag_chunk_fields(d.title, c.tsv) AS f) AS lexemes
+             FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id
+             WHERE c.workspace_id = $1
+           ),
+           holding AS (
+             SELECT own.lexemes FROM own
+             WHERE (SELECT t.lexeme FROM unnest(to_tsvector('english', $2)) AS t LIMIT 1) = ANY(own.lexemes)
+           )
+           SELECT (SELECT count(*) FROM holding, context WHERE holding.lexemes && context.lexemes)::int AS together,
+                  (SELECT count(*) FROM holding)::int AS df`,
+          [workspaceId, correction.to, question.replace(correction.from, '')],
+        );
+        const { together, df } = recount.rows[0]!;
+        expect([together, df]).toContain(correction.evidence);
+        expect(correction.evidence).toBeGreaterThan(0);
+      }
     },
   );
 
   it.each([
-    // Present as written: a snake_case field, a dotted member, a type's path of names.
-    'what does parent_location_id hold?',
-    'when is ShipmentEvent.code set?',
-    'is Buffer.from used for the signature?',
-    // Absent: names whose parts the corpus knows, none written whole.
-    'what does parent_shipment_id hold?',
-    'how is location.cursor_id paged?',
-  ])('finds the names of "%s" in the segments as the text scan does', async (question) => {
-    const config = loadConfig({});
-    const scanned = await understandQuestion(sql, api, question, {
-      typoSimilarity: config.TYPO_SIMILARITY_THRESHOLD,
-      synonymWeight: config.QUERY_SYNONYM_WEIGHT,
-      intent: true,
-    });
-    const indexed = await understand(api, question);
-    expect(indexed.unknownNames).toEqual(scanned.unknownNames);
-  });
-
-  it('reports a name no chunk writes, even when the corpus knows its parts', async () => {
-    expect((await understand(api, 'what does parent_shipment_id hold?')).unknownNames).toEqual([
-      'parent_shipment_id',
-    ]);
-    expect((await understand(api, 'what does parent_location_id hold?')).unknownNames).toEqual([]);
+    // Written whole somewhere: a snake_case field, a dotted member, a type's path of names.
+    ['what does parent_location_id hold?', []],
+    ['when is ShipmentEvent.code set?', []],
+    ['is Buffer.from used for the signature?', []],
+    // Never written whole, though the corpus knows every part.
+    ['what does parent_shipment_id hold?', ['parent_shipment_id']],
+    ['how is location.cursor_id paged?', ['location.cursor_id']],
+  ])('finds the names of "%s" the corpus never writes: %j', async (question, missing) => {
+    expect((await understand(api, question)).unknownNames).toEqual(missing);
   });
 
   it('reads the same kind of question as general where no API is described', async () => {

@@ -93,8 +93,11 @@ export interface UnderstandOptions {
    * their long forms are searched too, written after the acronym in the search text.
    */
   declaredAcronyms?: (text: string) => Promise<Array<{ term: string; expansion: string }>>;
-  /** The workspace's lexical segments, when the caller holds them: typo evidence is counted there. */
-  lexicalIndex?: () => Promise<LexicalIndexView>;
+  /**
+   * The workspace's lexical segments (the retriever's cache): typo evidence, surface forms and the
+   * chunks that may write a name are read there.
+   */
+  lexicalIndex: () => Promise<LexicalIndexView>;
 }
 
 /** Weights of the expansions that stand for the very word typed. */
@@ -321,7 +324,7 @@ async function namesNotInCorpus(
   tokens: readonly Token[],
   statistics: ReadonlyMap<string, WordStatistics>,
   corrected: ReadonlySet<string>,
-  lexicalIndex?: () => Promise<LexicalIndexView>,
+  lexicalIndex: () => Promise<LexicalIndexView>,
 ): Promise<string[]> {
   const names: string[] = [];
   for (const token of tokens) {
@@ -390,29 +393,20 @@ async function corpusWrites(
   sql: Sql,
   workspaceId: string,
   name: string,
-  lexicalIndex?: () => Promise<LexicalIndexView>,
+  lexicalIndex: () => Promise<LexicalIndexView>,
 ): Promise<boolean> {
-  const view = lexicalIndex ? await lexicalIndex() : undefined;
-  if (view?.complete) {
-    const analysed = await sql.query<{ lexeme: string }>(
-      `SELECT lexeme FROM unnest(to_tsvector('english', $1))`,
-      [name],
-    );
-    const lexemes = analysed.rows.map((row) => row.lexeme);
-    if (lexemes.length > 0) {
-      const candidates = chunksHoldingAll(view, lexemes);
-      if (candidates.length === 0) return false;
-      const found = await sql.query<{ found: boolean }>(
-        `SELECT EXISTS (SELECT 1 FROM rag_chunks
-                         WHERE workspace_id = $1 AND id = ANY($2::bigint[]) AND strpos(lower(text), $3) > 0) AS found`,
-        [workspaceId, candidates, name],
-      );
-      return found.rows[0]?.found === true;
-    }
-  }
+  const analysed = await sql.query<{ lexeme: string }>(`SELECT lexeme FROM unnest(to_tsvector('english', $1))`, [
+    name,
+  ]);
+  const lexemes = analysed.rows.map((row) => row.lexeme);
+  // A name of stop words only ("to_be") has no lexeme to narrow by: its text is scanned.
+  const candidates = lexemes.length > 0 ? chunksHoldingAll(await lexicalIndex(), lexemes) : null;
+  if (candidates?.length === 0) return false;
   const found = await sql.query<{ found: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM rag_chunks WHERE workspace_id = $1 AND strpos(lower(text), $2) > 0) AS found`,
-    [workspaceId, name],
+    `SELECT EXISTS (SELECT 1 FROM rag_chunks
+                     WHERE workspace_id = $1 AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))
+                       AND strpos(lower(text), $3) > 0) AS found`,
+    [workspaceId, candidates, name],
   );
   return found.rows[0]?.found === true;
 }

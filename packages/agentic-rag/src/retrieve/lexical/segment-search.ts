@@ -1,11 +1,18 @@
 import type { LexicalIndexView } from '../../store/index.js';
-import type { BlockMaxOptions } from './block-max.js';
 
-/** The scoring parameters of the block-max statement: the same BM25F. */
-export type SegmentSearchOptions = Pick<
-  BlockMaxOptions,
-  'lexemes' | 'weights' | 'k1' | 'b' | 'averageLength' | 'limit' | 'fields'
->;
+/** BM25F's parameters for one search (see bm25Channel). */
+export interface SegmentSearchOptions {
+  /** The query's lexemes and, in the same order, their weights (query tf · idf). */
+  lexemes: readonly string[];
+  weights: readonly number[];
+  k1: number;
+  b: number;
+  /** Average chunk length in lexemes. */
+  averageLength: number;
+  limit: number;
+  /** Weights of a posting's heading-trail and title frequencies against its body's. */
+  fields: { heading: number; title: number };
+}
 
 /** Scores are rounded to this grid before ranking, as every BM25 statement rounds them. */
 const SCORE_GRID = 1e9;
@@ -13,9 +20,9 @@ const SCORE_GRID = 1e9;
 /**
  * Exact top-k BM25F over a workspace's segments, in process: each query term's postings are read
  * from the decoded segments (term-at-a-time, into one accumulator per segment), chunks with a
- * tombstone are skipped, and the best `limit` are kept in a heap. The formula, the field
- * weighting, the exclusion of postings whose weighted tf is 0 and the rounding are those of the
- * postings-table statement, so both rank alike (by score, then id).
+ * tombstone are skipped, and the best `limit` are kept in a heap. Chunks whose weighted tf is 0 for
+ * every term do not match; scores are rounded to 1e-9 so that a sum taken in another order (the
+ * full scan the tests compare with) ranks alike, by score, then id.
  */
 export function searchSegments(
   view: LexicalIndexView,

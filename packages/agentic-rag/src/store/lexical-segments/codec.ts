@@ -13,7 +13,7 @@
  *   in the document's title
  *
  * Deltas and small frequencies fit a byte each, so a posting costs ~4 bytes, against ~60 for a
- * B-tree row of rag_chunk_terms. The dictionary is read when a segment is opened; a term's
+ * B-tree row of the postings table segments replaced. The dictionary is read when a segment is opened; a term's
  * postings are decoded only when a query asks for it, and kept.
  */
 

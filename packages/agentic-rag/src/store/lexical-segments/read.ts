@@ -1,4 +1,5 @@
 import type { SqlExecutor } from '../../db/index.js';
+import { ErrorCode, RagError } from '../../errors/index.js';
 import { DecodedSegment } from './codec.js';
 
 /** What lexical search needs of a workspace, read in one snapshot. */
@@ -8,11 +9,6 @@ export interface LexicalIndexView {
   /** Chunks in the workspace and their total length in lexemes (BM25's N and Σ|c|). */
   chunkCount: number;
   lexemeTotal: number;
-  /**
-   * False while the workspace has chunks written before segments existed: the segments are then
-   * not the whole index and the caller reads the postings table.
-   */
-  complete: boolean;
   segments: readonly DecodedSegment[];
   /** Chunks deleted since their segment was written. */
   tombstones: ReadonlySet<number>;
@@ -91,15 +87,14 @@ export class LexicalSegmentCache {
         [workspaceId, known?.version ?? null, known?.segmentIds ?? null],
       );
       const row = result.rows[0];
-      if (!row)
-        return {
-          version: 0,
-          chunkCount: 0,
-          lexemeTotal: 0,
-          complete: true,
-          segments: [],
-          tombstones: new Set(),
-        };
+      if (!row) return { version: 0, chunkCount: 0, lexemeTotal: 0, segments: [], tombstones: new Set() };
+      // Only between the migration that brought segments and the start-up that builds them from
+      // the chunks (CorpusStore.completeLexicalSegments), which every process runs before serving.
+      if (!row.lexical_segments)
+        throw new RagError(
+          ErrorCode.STORE_UNAVAILABLE,
+          `the lexical index of workspace ${workspaceId} is still being built from its chunks; retry shortly`,
+        );
       const segmentIds = row.segment_ids.map(Number);
       const tombstones = row.tombstones ? new Set(row.tombstones.map(Number)) : known!.tombstones;
       this.views.set(workspaceId, { version: Number(row.corpus_version), segmentIds, tombstones });
@@ -109,7 +104,6 @@ export class LexicalSegmentCache {
           version: Number(row.corpus_version),
           chunkCount: Number(row.chunk_count),
           lexemeTotal: Number(row.lexeme_total),
-          complete: row.lexical_segments,
           segments,
           tombstones,
         };
@@ -117,14 +111,10 @@ export class LexicalSegmentCache {
       // A merge replaced a listed segment between the two statements: read the list again.
       this.views.delete(workspaceId);
       if (attempt >= ATTEMPTS)
-        return {
-          version: Number(row.corpus_version),
-          chunkCount: Number(row.chunk_count),
-          lexemeTotal: Number(row.lexeme_total),
-          complete: false,
-          segments: [],
-          tombstones,
-        };
+        throw new RagError(
+          ErrorCode.TRANSACTION_CONFLICT,
+          `the lexical segments of workspace ${workspaceId} were merged while being read ${ATTEMPTS} times; retry`,
+        );
     }
   }
 

@@ -153,9 +153,8 @@ export async function mergeSegments(
 
 /**
  * Builds the segments of a workspace written before segments existed (lexical_segments false),
- * from its postings table, and marks it complete. Writers wait for the few seconds it takes (the
- * chunks are locked in SHARE mode): afterwards every chunk is in exactly one segment. Search is
- * exact throughout: until the flag flips it reads the postings table.
+ * from its chunks, and marks it complete. Writers wait for the few seconds it takes (the chunks
+ * are locked in SHARE mode): afterwards every chunk is in exactly one segment.
  */
 export async function backfillLexicalSegments(sql: Sql, workspaceId: string): Promise<boolean> {
   return sql.transaction(async (tx) => {
@@ -167,14 +166,20 @@ export async function backfillLexicalSegments(sql: Sql, workspaceId: string): Pr
     if (flag.rows[0]?.lexical_segments !== false) return false;
     await tx.query('DELETE FROM rag_lexical_segments WHERE workspace_id = $1', [workspaceId]);
     await tx.query('DELETE FROM rag_lexical_tombstones WHERE workspace_id = $1', [workspaceId]);
+    // The chunks' postings as insert-chunks.sql computes them, from each chunk's tsvector and its
+    // document's title.
     const columns = await tx.query<PostingColumns>(
-      `SELECT lexeme,
-              array_agg(chunk_id::float8 ORDER BY chunk_id) AS chunk_ids,
-              array_agg(chunk_length ORDER BY chunk_id) AS lengths,
-              array_agg(tf ORDER BY chunk_id) AS tf,
-              array_agg(tf_heading ORDER BY chunk_id) AS tf_heading,
-              array_agg(tf_title ORDER BY chunk_id) AS tf_title
-       FROM rag_chunk_terms WHERE workspace_id = $1 GROUP BY lexeme`,
+      `SELECT f.lexeme,
+              array_agg(c.id::float8 ORDER BY c.id) AS chunk_ids,
+              array_agg(c.lexeme_count ORDER BY c.id) AS lengths,
+              array_agg(f.tf ORDER BY c.id) AS tf,
+              array_agg(f.tf_heading ORDER BY c.id) AS tf_heading,
+              array_agg(f.tf_title ORDER BY c.id) AS tf_title
+       FROM rag_chunks c
+       JOIN rag_documents d ON d.id = c.document_id
+       CROSS JOIN LATERAL rag_chunk_fields(d.title, c.tsv) AS f
+       WHERE c.workspace_id = $1
+       GROUP BY f.lexeme`,
       [workspaceId],
     );
     await writeSegment(tx, workspaceId, columns.rows);

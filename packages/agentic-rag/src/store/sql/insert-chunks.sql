@@ -1,8 +1,7 @@
--- Writes a batch of documents' chunks and their BM25 postings in one statement:
---   the chunks, with their tsvector and length (lexeme_count) computed once, here
---   their postings (one term frequency per field: body, heading trail, document title)
--- and returns the batch's contribution to the statistics, aggregated over the whole batch so each
--- lexeme's counter is updated once per batch rather than once per document.
+-- Writes a batch of documents' chunks, with their tsvector and length (lexeme_count) computed once,
+-- here, and returns their postings (one term frequency per field: body, heading trail, document
+-- title) for the batch's lexical segment, with the batch's contribution to the statistics
+-- aggregated over the whole batch, so each lexeme's counter is updated once per batch.
 -- Parallel arrays, one element per chunk, are unnested into rows. The embedding arrives as
 -- pgvector text ('[0.1,0.2,...]'). $1 workspace, $2 embedding model, $3 dimensions.
 WITH input AS (
@@ -29,10 +28,6 @@ terms AS (
   FROM chunks c
   JOIN rag_documents d ON d.id = c.document_id
   CROSS JOIN LATERAL rag_chunk_fields(d.title, c.tsv) AS f
-),
-postings AS (
-  INSERT INTO rag_chunk_terms (workspace_id, lexeme, chunk_id, tf, tf_heading, tf_title, chunk_length)
-  SELECT $1, lexeme, id, tf, tf_heading, tf_title, lexeme_count FROM terms
 )
 -- What the batch adds to the workspace's statistics, for add-statistics.sql: each lexeme's
 -- document frequency, and (on every row) the chunks' total length. Applying it is a separate,

@@ -1,18 +1,24 @@
 -- Takes the documents' contribution out of the workspace's BM25 statistics: document
 -- frequencies (locked in lexeme order, so concurrent writers cannot deadlock), and the chunk count
 -- and total length. Returns the lexemes whose df fell to zero; the caller deletes them.
--- The contribution is the documents' postings (a chunk's lexemes in any field: body, heading
--- trail, title), so df always agrees with what BM25 reads; it runs before the chunks go.
--- insert-chunks.sql adds the contribution of new chunks.
--- Each chunk's postings are read through its chunk_id index (LATERAL): mid-bulk-load the
--- planner's statistics are stale, and a plain join once made it scan every posting.
-WITH contribution AS (
-  SELECT p.lexeme, count(*) AS df
+-- The contribution is each chunk's lexemes in any field (body and heading trail from its tsvector,
+-- the title its document had when the chunk was written, $3/$4 where a rewrite has just replaced
+-- it), by rag_chunk_fields(), the definition insert-chunks.sql adds with, so df always agrees
+-- with what BM25 reads; it runs before the chunks go.
+WITH titles AS (
+  SELECT d.id, CASE WHEN written.id IS NULL THEN d.title ELSE written.title END AS title
+  FROM rag_documents d
+  LEFT JOIN unnest($3::bigint[], $4::text[]) AS written(id, title) ON written.id = d.id
+  WHERE d.id = ANY($2::bigint[])
+),
+contribution AS (
+  SELECT f.lexeme, count(*) AS df
   FROM rag_chunks c
-  CROSS JOIN LATERAL (SELECT t.lexeme FROM rag_chunk_terms t WHERE t.chunk_id = c.id) AS p
+  JOIN titles t ON t.id = c.document_id
+  CROSS JOIN LATERAL rag_chunk_fields(t.title, c.tsv) AS f
   WHERE c.document_id = ANY($2::bigint[])
-  GROUP BY p.lexeme
-  ORDER BY p.lexeme
+  GROUP BY f.lexeme
+  ORDER BY f.lexeme
 ),
 -- An upsert rather than UPDATE ... FROM: it takes the rows' locks in the order of its input.
 vocabulary AS (
