@@ -24,6 +24,7 @@ export function englishWords(): EnglishWords {
     nspell({ aff: Buffer.from(dictionary.aff), dic: Buffer.from(dictionary.dic) });
   const spellers = [speller(american), speller(british)];
   const memo = new Map<string, boolean>();
+  const suggestions = new Map<string, readonly string[]>();
   loaded = {
     isWord(word) {
       const known = memo.get(word);
@@ -37,7 +38,14 @@ export function englishWords(): EnglishWords {
       return answer;
     },
     suggest(word) {
-      return [...new Set(spellers.flatMap((speller) => speller.suggest(word)))];
+      // nspell builds and checks every edit of the word: 5-40 ms a word, the largest cost of
+      // understanding a question. The answer depends on the word alone, so it is kept like isWord's.
+      const known = suggestions.get(word);
+      if (known) return [...known];
+      const answer = [...new Set(spellers.flatMap((speller) => speller.suggest(word)))];
+      if (suggestions.size > 10_000) suggestions.clear();
+      suggestions.set(word, answer);
+      return [...answer];
     },
   };
   return loaded;
