@@ -1,18 +1,10 @@
 import type { Sql } from '../packages/agentic-rag/src/db/index.js';
-import { bm25Idf, type RetrievalFilters } from '../packages/agentic-rag/src/retrieve/index.js';
+import { bm25Idf } from '../packages/agentic-rag/src/retrieve/index.js';
+import type { Bm25Options } from '../packages/agentic-rag/src/retrieve/channels.js';
 import { filterConditions } from '../packages/agentic-rag/src/retrieve/filters.js';
-import type { LexicalTerm } from '../packages/agentic-rag/src/understand/index.js';
 
-export interface FullScanOptions {
-  workspaceId: string;
-  terms: readonly LexicalTerm[];
-  documentFrequency: ReadonlyMap<string, number>;
-  limit: number;
-  k1: number;
-  b: number;
-  fields: { heading: number; title: number };
-  filters: RetrievalFilters;
-}
+/** What bm25Channel takes, less the index it searches. */
+export type FullScanOptions = Omit<Bm25Options, 'segments'>;
 
 /**
  * BM25F by brute force, in SQL, for tests to hold the lexical index to: every chunk's postings
