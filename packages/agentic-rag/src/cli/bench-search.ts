@@ -222,13 +222,19 @@ async function timeOurs(
   const chunks = (await runtime.store.stats(workspaceId)).chunks;
   const rows: Row[] = [];
   for (const [mode, modeOptions] of Object.entries(MODES)) {
-    const timing = await time(
-      queries,
-      async (query) =>
-        (await runtime.retriever.retrieve({ workspaceId, query, k: 10, ...modeOptions })).hits.length,
-    );
+    // Each stage's time per question (analysis, channels, fusion, rerank), to say where it goes.
+    const stageMs = new Map<string, number[]>();
+    const timing = await time(queries, async (query) => {
+      const result = await runtime.retriever.retrieve({ workspaceId, query, k: 10, ...modeOptions });
+      for (const stage of result.stats.stages)
+        stageMs.set(stage.name, [...(stageMs.get(stage.name) ?? []), stage.ms]);
+      return result.hits.length;
+    });
+    const stageMedians = [...stageMs.entries()]
+      .map(([name, values]) => `${name} ${latency(values.slice(WARM_UP)).p50.toFixed(1)}`)
+      .join(', ');
     options.log(
-      `bench:search agentic-rag ${backend} ${workspace} ${mode}: p50 ${timing.p50Ms.toFixed(1)} ms, p95 ${timing.p95Ms.toFixed(1)} ms`,
+      `bench:search agentic-rag ${backend} ${workspace} ${mode}: p50 ${timing.p50Ms.toFixed(1)} ms, p95 ${timing.p95Ms.toFixed(1)} ms (stage p50 ms: ${stageMedians})`,
     );
     rows.push({
       system: 'agentic-rag',

@@ -39,15 +39,16 @@ export async function expandQuery(sql: SqlExecutor, options: FeedbackOptions): P
   const total = options.scores.slice(0, ids.length).reduce((sum, score) => sum + score, 0) || 1;
   const relevance = new Map(ids.map((id, index) => [id, options.scores[index]! / total]));
 
-  // The chunks' own lexemes (their tsvectors, fields as the index counts them), in chunk order so
-  // each lexeme's weight is summed in one order; document frequencies only for the few candidates.
+  // The chunks' own lexemes from their tsvectors: a lexeme's positions are its body and heading
+  // occurrences, tf + tf_heading as the index counts them (a word only in the title would weigh
+  // 0 here). In chunk order, so each lexeme's weight is summed in one order; document frequencies
+  // only for the few candidates.
   const postings = await sql.query<{ chunk_id: number; lexeme: string; tf: number; length: number }>(
-    `SELECT c.id AS chunk_id, f.lexeme, f.tf + f.tf_heading AS tf, greatest(c.lexeme_count, 1) AS length
-     FROM rag_chunks c
-     JOIN rag_documents d ON d.id = c.document_id
-     CROSS JOIN LATERAL rag_chunk_fields(d.title, c.tsv) AS f
+    `SELECT c.id AS chunk_id, t.lexeme, coalesce(cardinality(t.positions), 0) AS tf,
+            greatest(c.lexeme_count, 1) AS length
+     FROM rag_chunks c CROSS JOIN LATERAL unnest(c.tsv) AS t
      WHERE c.id = ANY($1::bigint[]) AND c.workspace_id = $2
-     ORDER BY c.id, f.lexeme`,
+     ORDER BY c.id, t.lexeme`,
     [ids, options.workspaceId],
   );
   const model = new Map<string, number>();
