@@ -110,7 +110,13 @@ async function segmentChecks(
     [workspaceId],
   );
   // Every live chunk's postings as insert-chunks.sql computes them, keyed chunk + lexeme.
-  const recounted = await sql.query<{ id: number; lexeme: string; tf: number; tf_heading: number; tf_title: number }>(
+  const recounted = await sql.query<{
+    id: number;
+    lexeme: string;
+    tf: number;
+    tf_heading: number;
+    tf_title: number;
+  }>(
     `SELECT c.id, f.lexeme, f.tf, f.tf_heading, f.tf_title
      FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id
      CROSS JOIN LATERAL rag_chunk_fields(d.title, c.tsv) AS f
@@ -118,7 +124,10 @@ async function segmentChecks(
     [workspaceId],
   );
   const expected = new Map(
-    recounted.rows.map((row) => [`${Number(row.id)} ${row.lexeme}`, `${row.tf} ${row.tf_heading} ${row.tf_title}`]),
+    recounted.rows.map((row) => [
+      `${Number(row.id)} ${row.lexeme}`,
+      `${row.tf} ${row.tf_heading} ${row.tf_title}`,
+    ]),
   );
   const held = new Set<number>();
   let segmentMismatches = 0;

@@ -395,9 +395,10 @@ async function corpusWrites(
   name: string,
   lexicalIndex: () => Promise<LexicalIndexView>,
 ): Promise<boolean> {
-  const analysed = await sql.query<{ lexeme: string }>(`SELECT lexeme FROM unnest(to_tsvector('english', $1))`, [
-    name,
-  ]);
+  const analysed = await sql.query<{ lexeme: string }>(
+    `SELECT lexeme FROM unnest(to_tsvector('english', $1))`,
+    [name],
+  );
   const lexemes = analysed.rows.map((row) => row.lexeme);
   // A name of stop words only ("to_be") has no lexeme to narrow by: its text is scanned.
   const candidates = lexemes.length > 0 ? chunksHoldingAll(await lexicalIndex(), lexemes) : null;
