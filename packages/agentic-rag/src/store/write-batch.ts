@@ -1,3 +1,4 @@
+import { ErrorCode, RagError } from '../errors/index.js';
 import { loadSqlFile, type SqlExecutor } from '../db/index.js';
 import type { GraphStore, SourceGraph } from '../graph/index.js';
 import { assertCurrentIntent, currentIntent, intendDirectWrites } from './intents.js';
@@ -121,6 +122,16 @@ export async function writeBatch(
   }
 
   const replaced = upserted.rows.filter((row) => !row.inserted);
+  // A document another writer inserted after the read above, and this batch then replaced: the
+  // title its chunks were written with is already overwritten. Writers of one document serialise
+  // on its intent row before the read (intents.ts), so this should not happen; if that ever
+  // changes, the batch fails as a retryable conflict rather than let a document frequency drift.
+  const unread = replaced.find((row) => !writtenTitles.has(Number(row.id)));
+  if (unread)
+    throw new RagError(
+      ErrorCode.TRANSACTION_CONFLICT,
+      `${unread.source_path} was written by another writer during this batch; retry`,
+    );
   if (replaced.length > 0) {
     await lockWorkspace(tx, workspaceId);
     // Before the chunks go: their mentions are how the old facts are found.

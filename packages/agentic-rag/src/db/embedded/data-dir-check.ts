@@ -58,6 +58,9 @@ export async function assertDataDirOpens(dataDir: string): Promise<void> {
     const header = await head(path.join(walDir, segment), 32);
     if (!header || header.length < 32) continue;
     const walSystem = header.readBigUInt64LE(24);
+    // A segment whose first page was never written (allocated, zero-filled, then a kill before
+    // its first record) names no system: recovery reads it as the end of the log.
+    if (walSystem === 0n) continue;
     if (walSystem !== system) {
       throw damaged(
         `its control file belongs to database system ${system} but its log (pg_wal/${segment}) to ${walSystem}: the directory was deleted or replaced while a process still had it open, and that process wrote into the new one when it stopped`,

@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -232,6 +232,25 @@ describe('an embedded data directory that cannot be opened', () => {
     expect(error?.message).not.toMatch(/Aborted/);
     expect(error?.message.split('\n')).toHaveLength(1);
   }, 60_000);
+
+  it('opens a directory whose newest log segment was allocated but never written', async () => {
+    // A kill between creating the next WAL segment (zero-filled) and writing its first page.
+    const dataDir = path.join(root, 'allocated');
+    const first = await openEmbedded(dataDir);
+    await first.query('CREATE TABLE kept (n integer)');
+    await first.query('INSERT INTO kept VALUES (1)');
+    await first.close();
+    const walDir = path.join(dataDir, 'pg_wal');
+    const newest = (await readdir(walDir))
+      .filter((name) => /^[0-9A-F]{24}$/.test(name))
+      .sort()
+      .at(-1)!;
+    const next = (BigInt(`0x${newest.slice(16)}`) + 1n).toString(16).toUpperCase().padStart(8, '0');
+    await writeFile(path.join(walDir, `${newest.slice(0, 16)}${next}`), Buffer.alloc(16 * 1024 * 1024));
+    const reopened = await openEmbedded(dataDir);
+    expect((await reopened.query<{ n: number }>('SELECT n FROM kept')).rows).toEqual([{ n: 1 }]);
+    await reopened.close();
+  }, 90_000);
 
   it('does not write into a directory that replaced the one it opened', async () => {
     const dataDir = path.join(root, 'replaced');
