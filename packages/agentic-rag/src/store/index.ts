@@ -33,4 +33,9 @@ export {
   workspacesWithoutSegments,
   writeSegment,
 } from './lexical-segments/index.js';
-export type { LexicalIndexView, PostingColumns } from './lexical-segments/index.js';
+export type {
+  DecodedSegment,
+  LexicalIndexView,
+  PostingColumns,
+  TermPostings,
+} from './lexical-segments/index.js';

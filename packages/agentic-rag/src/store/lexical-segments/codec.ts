@@ -34,12 +34,20 @@ export interface SegmentInput {
   terms: ReadonlyMap<string, readonly Posting[]>;
 }
 
-/** A term's postings, decoded: positions into the segment's chunk table and the three frequencies. */
+/**
+ * A term's postings, decoded: positions into the segment's chunk table (ascending) and the three
+ * frequencies, with the maxima and the shortest chunk length over them, from which a search bounds
+ * what the term can add to any chunk's score (segment-search.ts).
+ */
 export interface TermPostings {
   positions: Int32Array;
   tf: Int32Array;
   tfHeading: Int32Array;
   tfTitle: Int32Array;
+  maxTf: number;
+  maxTfHeading: number;
+  maxTfTitle: number;
+  minLength: number;
 }
 
 export class SegmentFormatError extends Error {}
@@ -146,13 +154,23 @@ export class DecodedSegment {
       tf: new Int32Array(entry.count),
       tfHeading: new Int32Array(entry.count),
       tfTitle: new Int32Array(entry.count),
+      maxTf: 0,
+      maxTfHeading: 0,
+      maxTfTitle: 0,
+      minLength: Number.POSITIVE_INFINITY,
     };
     let at = 0;
     for (let index = 0; index < entry.count; index++) {
       postings.positions[index] = at += reader.varint();
-      postings.tf[index] = reader.varint();
-      postings.tfHeading[index] = reader.varint();
-      postings.tfTitle[index] = reader.varint();
+      const tf = (postings.tf[index] = reader.varint());
+      const tfHeading = (postings.tfHeading[index] = reader.varint());
+      const tfTitle = (postings.tfTitle[index] = reader.varint());
+      if (tf > postings.maxTf) postings.maxTf = tf;
+      if (tfHeading > postings.maxTfHeading) postings.maxTfHeading = tfHeading;
+      if (tfTitle > postings.maxTfTitle) postings.maxTfTitle = tfTitle;
+      const length = this.lengths[at];
+      if (length === undefined) throw new SegmentFormatError(`postings of "${lexeme}" name an unknown chunk`);
+      if (length < postings.minLength) postings.minLength = length;
     }
     if (reader.offset !== entry.end) throw new SegmentFormatError(`postings of "${lexeme}" are malformed`);
     this.decoded.set(lexeme, postings);
