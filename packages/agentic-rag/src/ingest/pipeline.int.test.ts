@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../../test/backends.js';
 import type { Sql } from '../db/index.js';
-import { DeterministicEmbedder } from '../embed/index.js';
+import { DeterministicEmbedder, type Embedder } from '../embed/index.js';
 import { createRetriever } from '../retrieve/index.js';
 import { loadConfig } from '../config/index.js';
 import { checkCorpusIntegrity, CorpusStore, integrityViolations } from '../store/index.js';
@@ -388,6 +388,42 @@ describe.each(testBackends())('ingestion on $name', (backend) => {
       code: 'EMBEDDER_UNAVAILABLE',
     });
     expect((await store.stats(workspace)).documents).toBe(0);
+  });
+
+  it('writes documents that concurrent callers ingest one at a time in shared transactions', async () => {
+    // Every document is still being embedded when the first is ready, as with a queue's jobs.
+    const callers = 4;
+    let waiting = 0;
+    let release: () => void = () => {};
+    const together = new Promise<void>((resolve) => (release = resolve));
+    const gathered: Embedder = {
+      modelId: embedder.modelId,
+      dimensions: embedder.dimensions,
+      embed: async (options) => {
+        if (++waiting === callers) release();
+        await together;
+        return embedder.embed(options);
+      },
+    };
+    const shared = new IngestPipeline({ store, embedder: gathered, maxTokens: 120, overlapTokens: 20 });
+    const summaries = await Promise.all(
+      Array.from({ length: callers }, (_, index) =>
+        shared.ingestInline(workspace, [
+          {
+            id: `notes/topic-${index}.md`,
+            content: `# Topic ${index}\n\nDepot ${index} opens at ${index + 6}am.`,
+          },
+        ]),
+      ),
+    );
+    expect(summaries.map((summary) => summary.documents.added)).toEqual([1, 1, 1, 1]);
+    const segments = await sql.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM rag_lexical_segments WHERE workspace_id = $1',
+      [workspace],
+    );
+    expect(segments.rows[0]!.count).toBeLessThan(callers);
+    expect((await store.stats(workspace)).documents).toBe(callers);
+    expect(integrityViolations(await checkCorpusIntegrity(sql, workspace))).toEqual([]);
   });
 
   it('keeps the BM25 statistics equal to a recount after adds, updates, prunes and deletes', async () => {

@@ -34,6 +34,7 @@ import {
   type IngestSummary,
 } from './summary.js';
 import { cl100kTokenizer, type Tokenizer } from './tokenizer.js';
+import { GroupCommit } from './group-commit.js';
 import { WriteBatcher } from './write-batcher.js';
 
 /**
@@ -72,8 +73,11 @@ export class IngestPipeline {
   private readonly tokenizer: Tokenizer;
   private readonly logger: Logger;
   private readonly fingerprint: string;
+  /** Documents ingested one at a time by concurrent callers (queue jobs, API calls) share transactions. */
+  private readonly commits: GroupCommit;
 
   constructor(private readonly options: IngestPipelineOptions) {
+    this.commits = new GroupCommit((inputs) => options.store.writeDocuments(inputs), options.batch);
     this.tokenizer = options.tokenizer ?? cl100kTokenizer();
     this.logger = options.logger ?? silentLogger;
     this.fingerprint = pipelineFingerprint({
@@ -336,7 +340,9 @@ export class IngestPipeline {
 
   /**
    * Chunks, embeds and stores one loaded document, unless it is already stored unchanged. Secrets
-   * are screened first: a refused document throws SECRET_REFUSED before the store is read.
+   * are screened first: a refused document throws SECRET_REFUSED before the store is read. The
+   * write shares a transaction with the documents of the workspace other callers are ingesting at
+   * the same moment (GroupCommit).
    */
   async ingestDocument(
     workspaceId: string,
@@ -344,9 +350,14 @@ export class IngestPipeline {
     loadedDocument: LoadedDocument,
     signal?: AbortSignal,
   ): Promise<DocumentOutcome> {
-    const prepared = await this.prepare(workspaceId, sourceRoot, loadedDocument, signal);
-    if ('status' in prepared) return prepared;
-    return this.finish(prepared, await this.options.store.writeDocument(prepared.input, signal));
+    const ticket = this.commits.begin(workspaceId);
+    try {
+      const prepared = await this.prepare(workspaceId, sourceRoot, loadedDocument, signal);
+      if ('status' in prepared) return prepared;
+      return await this.finish(prepared, await ticket.write(prepared.input, signal));
+    } finally {
+      ticket.release();
+    }
   }
 
   /**

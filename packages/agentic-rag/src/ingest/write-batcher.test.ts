@@ -1,55 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode, RagError } from '../errors/index.js';
-import type { WriteDocumentInput, WriteDocumentResult } from '../store/index.js';
+import type { WriteDocumentResult } from '../store/index.js';
 import { WriteBatcher } from './write-batcher.js';
-
-function input(sourcePath: string, chunks = 1): WriteDocumentInput {
-  return {
-    workspaceId: 'w',
-    sourcePath,
-    sourceFile: sourcePath,
-    sourceRoot: 'root',
-    kind: 'markdown',
-    title: null,
-    url: null,
-    content: '',
-    contentHash: sourcePath,
-    pipelineFingerprint: 'f',
-    tokenCount: 0,
-    metadata: {},
-    embeddingModel: 'm',
-    embeddingDimensions: 1,
-    chunks: Array.from({ length: chunks }, (_, index) => ({
-      chunkId: `${sourcePath}#${index}`,
-      index,
-      text: '',
-      tokenCount: 0,
-      start: 0,
-      end: 0,
-      sectionPath: [],
-      metadata: {},
-      embedding: [0],
-    })),
-  };
-}
-
-/** Records each write's batch; `fail` decides which batches throw. */
-function recorder(fail: (paths: string[]) => Error | null = () => null) {
-  const batches: string[][] = [];
-  let concurrent = 0;
-  let maxConcurrent = 0;
-  const write = async (inputs: readonly WriteDocumentInput[]): Promise<WriteDocumentResult[]> => {
-    const paths = inputs.map((item) => item.sourcePath);
-    batches.push(paths);
-    maxConcurrent = Math.max(maxConcurrent, ++concurrent);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    concurrent--;
-    const error = fail(paths);
-    if (error) throw error;
-    return inputs.map((_, index) => ({ status: 'added', documentId: index, corpusVersion: batches.length }));
-  };
-  return { write, batches, maxConcurrent: () => maxConcurrent };
-}
+import { input, recorder } from './write-recorder.test-support.js';
 
 describe('WriteBatcher', () => {
   it('writes full batches as they fill, one at a time, and the rest on drain', async () => {

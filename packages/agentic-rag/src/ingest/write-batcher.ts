@@ -1,4 +1,4 @@
-import { ErrorCode, toRagError } from '../errors/index.js';
+import { ErrorCode, RagError, toRagError } from '../errors/index.js';
 import type { WriteDocumentInput, WriteDocumentResult } from '../store/index.js';
 import { STOP_THE_RUN } from './summary.js';
 
@@ -44,20 +44,56 @@ export class WriteBatcher {
   private pendingChunks = 0;
   private readonly inFlight = new Set<Promise<void>>();
   private draining = false;
+  /** Set by flush: what is pending goes out whether or not a batch is full. */
+  private flushing = false;
 
   constructor(
     private readonly write: (inputs: readonly WriteDocumentInput[]) => Promise<WriteDocumentResult[]>,
     private readonly limits: WriteBatcherLimits = DEFAULT_BATCH_LIMITS,
   ) {}
 
-  /** Queues a document; settles once its batch is written. */
-  add(input: WriteDocumentInput): Promise<WriteDocumentResult> {
-    const written = new Promise<WriteDocumentResult>((resolve, reject) =>
-      this.pending.push({ input, resolve, reject }),
-    );
+  /**
+   * Queues a document; settles once its batch is written. A signal that aborts while the document
+   * still waits for its batch takes it out (ABORTED); once its batch is being written it stays.
+   */
+  add(input: WriteDocumentInput, signal?: AbortSignal): Promise<WriteDocumentResult> {
+    signal?.throwIfAborted();
+    const written = new Promise<WriteDocumentResult>((resolve, reject) => {
+      const item: Pending = { input, resolve, reject };
+      if (signal) {
+        const withdraw = () => {
+          const at = this.pending.indexOf(item);
+          if (at < 0) return;
+          this.pending.splice(at, 1);
+          this.pendingChunks -= input.chunks.length;
+          reject(new RagError(ErrorCode.ABORTED, `${input.sourcePath} was cancelled before it was written`));
+        };
+        signal.addEventListener('abort', withdraw, { once: true });
+        item.resolve = (result) => {
+          signal.removeEventListener('abort', withdraw);
+          resolve(result);
+        };
+        item.reject = (error) => {
+          signal.removeEventListener('abort', withdraw);
+          reject(error);
+        };
+      }
+      this.pending.push(item);
+    });
     this.pendingChunks += input.chunks.length;
     this.kick();
     return written;
+  }
+
+  /** Writes what is queued now, in as many batches as it takes, without waiting for them. */
+  flush(): void {
+    this.flushing = true;
+    this.kick();
+  }
+
+  /** Nothing queued and nothing being written. */
+  idle(): boolean {
+    return this.pending.length === 0 && this.inFlight.size === 0;
   }
 
   /** Resolves once there is room for another document: back-pressure for whoever prepares them. */
@@ -80,13 +116,17 @@ export class WriteBatcher {
     while (
       this.inFlight.size < this.limits.parallel &&
       this.pending.length > 0 &&
-      (this.full() || this.draining)
+      (this.full() || this.draining || this.flushing)
     ) {
       const batch: Pending[] = [];
+      const paths = new Set<string>();
       let chunks = 0;
       while (this.pending.length > 0 && batch.length < this.limits.documents) {
         const next = this.pending[0]!;
         if (batch.length > 0 && chunks + next.input.chunks.length > this.limits.chunks) break;
+        // A batch holds each document once (two writers of one path write one after the other).
+        if (paths.has(next.input.sourcePath)) break;
+        paths.add(next.input.sourcePath);
         batch.push(this.pending.shift()!);
         chunks += next.input.chunks.length;
       }
@@ -97,6 +137,7 @@ export class WriteBatcher {
       });
       this.inFlight.add(written);
     }
+    if (this.pending.length === 0) this.flushing = false;
   }
 
   private async writeBatch(batch: readonly Pending[]): Promise<void> {
