@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DecodedSegment, encodeSegment, type Posting } from '../../store/lexical-segments/index.js';
+import { seededRandom as random } from '../../bench/index.js';
 import { searchSegments, type SegmentSearchOptions } from './segment-search.js';
-
-/** A small deterministic generator, so a failure names its seed and repeats. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 const VOCABULARY = Array.from({ length: 40 }, (_, index) => `w${index}`);
 
