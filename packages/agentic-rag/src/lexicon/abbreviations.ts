@@ -53,13 +53,18 @@ export const DEVELOPER_ABBREVIATIONS: Readonly<Record<string, readonly string[]>
   vm: ['virtual machine'],
 };
 
+/** The table as a map: an object would answer "constructor" or "__proto__" with its own members. */
+const ABBREVIATIONS: ReadonlyMap<string, readonly string[]> = new Map(
+  Object.entries(DEVELOPER_ABBREVIATIONS),
+);
+
 /** Plurals and possessives of the table's words: "repos", "PRs", "orgs". */
 export function tableExpansions(word: string): readonly string[] {
   const lower = word.toLowerCase().replace(/['’]s$/, '');
-  const direct = DEVELOPER_ABBREVIATIONS[lower];
+  const direct = ABBREVIATIONS.get(lower);
   if (direct) return direct;
   if (lower.endsWith('s')) {
-    const singular = DEVELOPER_ABBREVIATIONS[lower.slice(0, -1)];
+    const singular = ABBREVIATIONS.get(lower.slice(0, -1));
     if (singular) return singular.map(plural);
   }
   return [];

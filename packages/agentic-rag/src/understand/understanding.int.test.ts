@@ -57,6 +57,25 @@ describe('understand (the sample API and textbook)', () => {
     expect(understood.operations[0]?.operation.name).toBe(operation);
   });
 
+  // Words a JavaScript object answers by itself: a lookup table keyed by words must not see them.
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'constructors'])(
+    'searches for "%s" like any other word, in both workspaces and every mode',
+    async (word) => {
+      const retriever = createRetriever(loadConfig({}), sql, new DeterministicEmbedder());
+      for (const workspaceId of [api, book]) {
+        for (const channels of [undefined, ['lexical'] as const]) {
+          const result = await retriever.retrieve({
+            workspaceId,
+            query: `What does the ${word} do?`,
+            k: 5,
+            ...(channels ? { channels: [...channels] } : {}),
+          });
+          expect(result.hits.length).toBeGreaterThanOrEqual(0);
+        }
+      }
+    },
+  );
+
   it('reads the wording where it says what it wants: a shape, an error set', async () => {
     expect((await understand(api, 'What fields does the Location schema have?')).intent).toMatchObject({
       kind: 'schema',
