@@ -147,6 +147,11 @@ describe('understand (the sample API and textbook)', () => {
     // Never written whole, though the corpus knows every part.
     ['what does parent_shipment_id hold?', ['parent_shipment_id']],
     ['how is location.cursor_id paged?', ['location.cursor_id']],
+    // Several in one question are looked for together; the missing ones come back in order.
+    [
+      'is parent_shipment_id like parent_location_id or location.cursor_id?',
+      ['parent_shipment_id', 'location.cursor_id'],
+    ],
   ])('finds the names of "%s" the corpus never writes: %j', async (question, missing) => {
     expect((await understand(api, question)).unknownNames).toEqual(missing);
   });
