@@ -13,3 +13,5 @@ export { loadSqlFile } from './sql-file.js';
 export { APPLICATION_ROLE, currentWorkspaceScope, withWorkspaceScope } from './workspace-scope.js';
 export { CorpusVersions, ReadRoutingSql, withCorpusVersion } from './replica/index.js';
 export type { ReadRoutingSqlOptions, ReadRoutingStats, ReadTarget } from './replica/index.js';
+export { parseTsvectorText } from './tsvector-text.js';
+export type { TsvectorEntry } from './tsvector-text.js';

@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '../db/index.js';
+import { parseTsvectorText, type SqlExecutor } from '../db/index.js';
 import type { LexicalTerm as QueryTerm } from '../understand/index.js';
 
 export interface FeedbackOptions {
@@ -42,21 +42,20 @@ export async function expandQuery(sql: SqlExecutor, options: FeedbackOptions): P
   // The chunks' own lexemes from their tsvectors: a lexeme's positions are its body and heading
   // occurrences, tf + tf_heading as the index counts them (a word only in the title would weigh
   // 0 here). In chunk order, so each lexeme's weight is summed in one order; document frequencies
-  // only for the few candidates.
-  const postings = await sql.query<{ chunk_id: number; lexeme: string; tf: number; length: number }>(
-    `SELECT c.id AS chunk_id, t.lexeme, coalesce(cardinality(t.positions), 0) AS tf,
-            greatest(c.lexeme_count, 1) AS length
-     FROM rag_chunks c CROSS JOIN LATERAL unnest(c.tsv) AS t
-     WHERE c.id = ANY($1::bigint[]) AND c.workspace_id = $2
-     ORDER BY c.id, t.lexeme`,
+  // only for the few candidates. Read as text, one row a chunk (see parseTsvectorText).
+  const chunks = await sql.query<{ id: number; tsv: string; length: number }>(
+    `SELECT c.id, c.tsv::text AS tsv, greatest(c.lexeme_count, 1) AS length
+     FROM rag_chunks c WHERE c.id = ANY($1::bigint[]) AND c.workspace_id = $2 ORDER BY c.id`,
     [ids, options.workspaceId],
   );
   const model = new Map<string, number>();
-  for (const row of postings.rows) {
-    // Numbers and one- or two-letter lexemes say little about a topic.
-    if (row.lexeme.length < 3 || /^\d+$/.test(row.lexeme)) continue;
-    const weight = (row.tf / row.length) * relevance.get(row.chunk_id)!;
-    model.set(row.lexeme, (model.get(row.lexeme) ?? 0) + weight);
+  for (const chunk of chunks.rows) {
+    for (const { lexeme, positions } of parseTsvectorText(chunk.tsv)) {
+      // Numbers and one- or two-letter lexemes say little about a topic.
+      if (lexeme.length < 3 || /^\d+$/.test(lexeme)) continue;
+      const weight = (positions / chunk.length) * relevance.get(chunk.id)!;
+      model.set(lexeme, (model.get(lexeme) ?? 0) + weight);
+    }
   }
   const likely = [...model.entries()]
     .sort((left, right) => right[1] - left[1] || (left[0] < right[0] ? -1 : 1))
