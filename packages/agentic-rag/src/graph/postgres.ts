@@ -239,33 +239,45 @@ export class PostgresGraphStore implements GraphStore {
     if (entityIds.length === 0 || perEntity <= 0) return { mentions: [], spread: new Map() };
     const keys = entityIds.map(splitEntityId);
     // One round trip; per entity an index range scan for the strongest mentions
-    // (rag_entity_mentions_strength_idx) and an index-only count for the spread.
+    // (rag_entity_mentions_strength_idx) and an index-only count for the spread. One row an
+    // entity, its mentions as arrays: on the embedded database every row returned has its own
+    // cost, and one a mention made this statement 13 ms of a search instead of 5.5.
     const result = await this.sql.query<{
       entity_id: string;
       spread: number;
-      chunk_id: string;
-      count: number;
+      chunk_ids: string[] | null;
+      counts: number[] | null;
     }>(
-      `SELECT e.type || ':' || e.normalized_name AS entity_id, s.spread, c.chunk_id, top.mentions AS count
+      `SELECT e.type || ':' || e.normalized_name AS entity_id, s.spread, top.chunk_ids, top.counts
        FROM unnest($2::text[], $3::text[]) AS k(type, normalized_name)
        JOIN rag_entities e ON e.workspace_id = $1 AND e.type = k.type AND e.normalized_name = k.normalized_name
        CROSS JOIN LATERAL (SELECT count(*)::int AS spread FROM rag_entity_mentions m WHERE m.entity_id = e.id) AS s
        CROSS JOIN LATERAL (
-         SELECT m.chunk_id, m.mentions FROM rag_entity_mentions m
-         WHERE m.entity_id = e.id ORDER BY m.mentions DESC, m.chunk_id LIMIT $4
-       ) AS top
-       JOIN rag_chunks c ON c.id = top.chunk_id`,
+         SELECT array_agg(c.chunk_id) AS chunk_ids, array_agg(strongest.mentions) AS counts
+         FROM (
+           SELECT m.chunk_id, m.mentions FROM rag_entity_mentions m
+           WHERE m.entity_id = e.id ORDER BY m.mentions DESC, m.chunk_id LIMIT $4
+         ) AS strongest
+         JOIN rag_chunks c ON c.id = strongest.chunk_id
+       ) AS top`,
       [workspaceId, keys.map((key) => key.type), keys.map((key) => key.normalized), perEntity],
     );
+    const mentions: StrongestMentions['mentions'] = [];
+    for (const row of result.rows) {
+      const counts = row.counts ?? [];
+      (row.chunk_ids ?? []).forEach((chunkId, index) =>
+        mentions.push({ entityId: row.entity_id, chunkId, count: counts[index]! }),
+      );
+    }
     return {
       // Sorted here, not by the database's collation: both stores order like JavaScript.
-      mentions: result.rows
-        .map((row) => ({ entityId: row.entity_id, chunkId: row.chunk_id, count: row.count }))
-        .sort(
-          (left, right) =>
-            compareText(left.entityId, right.entityId) || compareText(left.chunkId, right.chunkId),
-        ),
-      spread: new Map(result.rows.map((row) => [row.entity_id, Number(row.spread)])),
+      mentions: mentions.sort(
+        (left, right) =>
+          compareText(left.entityId, right.entityId) || compareText(left.chunkId, right.chunkId),
+      ),
+      spread: new Map(
+        result.rows.filter((row) => row.chunk_ids).map((row) => [row.entity_id, Number(row.spread)]),
+      ),
     };
   }
 
