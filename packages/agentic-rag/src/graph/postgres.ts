@@ -20,6 +20,11 @@ const UPSERT_ENTITIES = sqlFile('upsert-entities.sql');
 const INSERT_MENTIONS = sqlFile('insert-mentions.sql');
 const INSERT_RELATIONS = sqlFile('insert-relations.sql');
 const LEVEL_EDGES = sqlFile('level-edges.sql');
+/** LEVEL_EDGES as one row of arrays, in the statement's own row order. */
+const LEVEL_COLUMNS = `SELECT ${['near', 'from_id', 'to_id', 'type', 'weight', 'truncated', 'least']
+  .map((column) => `array_agg(${column} ORDER BY edge_order) AS ${column}`)
+  .join(', ')}
+FROM (SELECT level.*, row_number() OVER () AS edge_order FROM (${LEVEL_EDGES}) AS level) AS numbered`;
 
 const ENTITY_COLUMNS = `e.type || ':' || e.normalized_name AS id, e.type, e.name, e.aliases, e.properties,
   (SELECT d.source_path FROM rag_documents d WHERE d.id = e.defined_by) AS defined_by`;
@@ -159,15 +164,17 @@ export class PostgresGraphStore implements GraphStore {
       query,
       async (frontier, direction, relationTypes, perEntity) => {
         const keys = frontier.map(splitEntityId);
+        // One row a level, each column an array: on the embedded database every row returned has
+        // its own cost (a level of ~180 edges: 4.1 ms as rows, 2.8 ms as arrays).
         const result = await this.sql.query<{
-          near: string;
-          from_id: string;
-          to_id: string;
-          type: string;
-          weight: number;
-          truncated: boolean | null;
-          least: number;
-        }>(LEVEL_EDGES, [
+          near: string[] | null;
+          from_id: string[];
+          to_id: string[];
+          type: string[];
+          weight: number[];
+          truncated: Array<boolean | null>;
+          least: number[];
+        }>(LEVEL_COLUMNS, [
           query.workspaceId,
           keys.map((key) => key.type),
           keys.map((key) => key.normalized),
@@ -175,18 +182,20 @@ export class PostgresGraphStore implements GraphStore {
           relationTypes ? [...relationTypes] : null,
           this.options.readEveryEdge ? null : perEntity,
         ]);
+        const level = result.rows[0]!;
         const cut = new Map<string, number>();
-        for (const row of result.rows) {
+        const edges = (level.near ?? []).map((near, index) => {
           // Cut on both sides: a left-out edge is bounded by the larger of the two sides' last weights.
-          if (row.truncated) cut.set(row.near, Math.max(cut.get(row.near) ?? 0, row.least));
-        }
+          if (level.truncated[index]) cut.set(near, Math.max(cut.get(near) ?? 0, level.least[index]!));
+          return {
+            from: level.from_id[index]!,
+            to: level.to_id[index]!,
+            type: level.type[index]!,
+            weight: level.weight[index]!,
+          };
+        });
         return {
-          edges: result.rows.map((row) => ({
-            from: row.from_id,
-            to: row.to_id,
-            type: row.type,
-            weight: row.weight,
-          })),
+          edges,
           cut,
         };
       },
