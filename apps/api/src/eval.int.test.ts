@@ -196,6 +196,54 @@ describe('golden-set evaluation', () => {
     expect(outcome(remote)).toEqual(outcome(library));
   });
 
+  it('searches the precision set with the key, as the library does', async () => {
+    const precision = parseGoldenDataset(
+      JSON.stringify({
+        id: 'endpoint-01',
+        category: 'endpoint',
+        question: 'Which dock takes refrigerated trailers?',
+        expected_sources: ['yard/dock.md'],
+        expected_facts: ['Dock 7'],
+        precision_set: true,
+      }),
+    );
+    const options = { dataset: 'inline', entries: precision, workspaceId: ws, warmPass: false };
+    const library = await runGolden({
+      ...options,
+      answerer: new LibraryAnswerer(runtime.orchestrator, runtime.retriever),
+    });
+    const remote = await runGolden({
+      ...options,
+      answerer: new GraphqlAnswerer(endpoint, fetch, 60_000, apiKey),
+    });
+    expect(library.summary.endpointPrecision.searchAt1).toBe(1);
+    expect(remote.summary.endpointPrecision.searchAt1).toBe(1);
+  });
+
+  it.each([
+    ['no key', undefined],
+    ['a key the server does not know', 'rag_not-a-real-key'],
+  ])('stops at the first question when the endpoint refuses %s', async (_name, key) => {
+    let asked = 0;
+    const counting: typeof fetch = (input, init) => {
+      asked += 1;
+      return fetch(input, init);
+    };
+    await expect(
+      runGolden({
+        dataset: 'inline',
+        entries: GOLDEN,
+        answerer: new GraphqlAnswerer(endpoint, counting, 60_000, key),
+        workspaceId: ws,
+        warmPass: false,
+      }),
+    ).rejects.toMatchObject({
+      code: 'UNAUTHENTICATED',
+      message: expect.stringMatching(/pass --api-key or set AGENTIC_RAG_API_KEY/),
+    });
+    expect(asked).toBe(1);
+  });
+
   it('reports an endpoint that is down as a failed question, not a crash', async () => {
     const report = await runGolden({
       dataset: 'inline',

@@ -24,6 +24,8 @@ export interface GoldenCommandOptions {
   dataset: string;
   workspace: string;
   endpoint: string | undefined;
+  /** The key --endpoint asks with. */
+  apiKey: string | undefined;
   corpus: string | undefined;
   ingest: boolean;
   k: number;
@@ -51,7 +53,7 @@ export async function goldenCommand(
     let answerer: Answerer;
     let clearCache: (() => Promise<void>) | undefined;
     if (options.endpoint) {
-      answerer = new GraphqlAnswerer(options.endpoint, fetch, 60_000, config.AGENTIC_RAG_API_KEY);
+      answerer = new GraphqlAnswerer(options.endpoint, fetch, 60_000, options.apiKey);
       say(
         `asking ${options.endpoint} (its own corpus and cache; a warm cache makes the first pass warm too)`,
       );

@@ -44,6 +44,8 @@ nDCG@10, Recall@100, MRR@10 and per-query latency p50/p95 side by side.
 Options:
   --dataset FILE      the golden set, e.g. eval/agentic-rag/golden.jsonl
   --endpoint URL      ask a running API (http://host:port/graphql) instead of this process
+  --api-key KEY       the key --endpoint asks with (default: AGENTIC_RAG_API_KEY); it needs read
+                      access to the workspace. A refused key stops the run with UNAUTHENTICATED
   --corpus DIR        what to ingest before a library run (default AGENTIC_RAG_CORPUS_DIR)
   --no-ingest         do not ingest first: the workspace already holds the corpus
   --k N               ragAnswer's topK, and the cutoff of hit rate and MRR (default 10)
@@ -67,6 +69,7 @@ async function main(): Promise<number> {
       beir: { type: 'string' },
       dataset: { type: 'string' },
       endpoint: { type: 'string' },
+      'api-key': { type: 'string' },
       corpus: { type: 'string' },
       'no-ingest': { type: 'boolean', default: false },
       k: { type: 'string', default: '10' },
@@ -106,6 +109,7 @@ async function main(): Promise<number> {
       dataset: values.dataset,
       workspace,
       endpoint: values.endpoint,
+      apiKey: values['api-key'] ?? config.AGENTIC_RAG_API_KEY,
       corpus: values.corpus,
       ingest: !values['no-ingest'],
       k,

@@ -121,6 +121,23 @@ export class GraphqlAnswerer implements Answerer {
 
   async answer(question: string, workspaceId: string, topK?: number): Promise<AnswerObservation> {
     const started = performance.now();
+    const input = { query: question, workspaceId, ...(topK ? { topK } : {}), debug: true };
+    const data = await this.post<{ ragAnswer?: AnswerShape }>(RAG_ANSWER, { input });
+    return observation(data.ragAnswer!, started);
+  }
+
+  async search(question: string, workspaceId: string): Promise<string[]> {
+    const data = await this.post<{ search?: { hits: Array<{ sourceId: string }> } }>(SEARCH, {
+      input: { query: question, workspaceId, k: 10 },
+    });
+    return uniqueSources(data.search?.hits ?? []);
+  }
+
+  /**
+   * One GraphQL request with the key. A refused key is UNAUTHENTICATED or FORBIDDEN, which stops
+   * a run (see runGolden): every later question would be refused the same way.
+   */
+  private async post<Data>(query: string, variables: Record<string, unknown>): Promise<Data> {
     let response: Response;
     try {
       response = await this.fetchImpl(this.endpoint, {
@@ -129,10 +146,7 @@ export class GraphqlAnswerer implements Answerer {
           'content-type': 'application/json',
           ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}),
         },
-        body: JSON.stringify({
-          query: RAG_ANSWER,
-          variables: { input: { query: question, workspaceId, ...(topK ? { topK } : {}), debug: true } },
-        }),
+        body: JSON.stringify({ query, variables }),
         // A server that hangs must cost one question, not the run.
         signal: AbortSignal.timeout(this.timeoutMs),
       });
@@ -143,30 +157,28 @@ export class GraphqlAnswerer implements Answerer {
       );
     }
     const body = (await response.json().catch(() => null)) as {
-      data?: { ragAnswer?: AnswerShape } | null;
+      data?: Data | null;
       errors?: Array<{ message: string; extensions?: { code?: string } }>;
     } | null;
-    const result = body?.data?.ragAnswer;
-    if (!result) {
-      const error = body?.errors?.[0];
+    const error = body?.errors?.[0];
+    const code = error?.extensions?.code;
+    if (response.status === 401 || code === ErrorCode.UNAUTHENTICATED)
+      throw new RagError(
+        ErrorCode.UNAUTHENTICATED,
+        `${this.endpoint} refused ${this.apiKey ? 'the API key' : 'a request without an API key'} (${response.status}${error ? `: ${error.message}` : ''}); pass --api-key or set AGENTIC_RAG_API_KEY`,
+      );
+    if (response.status === 403 || code === ErrorCode.FORBIDDEN)
+      throw new RagError(
+        ErrorCode.FORBIDDEN,
+        `${this.endpoint}: the API key may not do this (${response.status}${error ? `: ${error.message}` : ''}); it needs read access to the workspace`,
+      );
+    const data = body?.data;
+    if (!data || Object.values(data).some((value) => value === null)) {
       throw new RagError(
         ErrorCode.UPSTREAM_UNAVAILABLE,
-        `${this.endpoint} answered ${response.status}${error ? `: [${error.extensions?.code ?? 'ERROR'}] ${error.message}` : ''}`,
+        `${this.endpoint} answered ${response.status}${error ? `: [${code ?? 'ERROR'}] ${error.message}` : ''}`,
       );
     }
-    return observation(result, started);
-  }
-
-  async search(question: string, workspaceId: string): Promise<string[]> {
-    const response = await this.fetchImpl(this.endpoint, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: SEARCH, variables: { input: { query: question, workspaceId, k: 10 } } }),
-      signal: AbortSignal.timeout(this.timeoutMs),
-    });
-    const body = (await response.json().catch(() => null)) as {
-      data?: { search?: { hits: Array<{ sourceId: string }> } } | null;
-    } | null;
-    return uniqueSources(body?.data?.search?.hits ?? []);
+    return data;
   }
 }

@@ -1,4 +1,4 @@
-import { toRagError } from '../errors/index.js';
+import { ErrorCode, toRagError } from '../errors/index.js';
 import type { AnswerObservation, Answerer } from './answerer.js';
 import type { GoldenEntry } from './golden-dataset.js';
 import {
@@ -47,6 +47,12 @@ export interface RunGoldenOptions {
  * (the same questions again: what the cache does), and the judge when configured. A question that
  * fails is recorded with its error code and scored as a miss; the run goes on.
  */
+/**
+ * A refused key fails every question the same way: a run that went on would report 0% on every
+ * metric, with the reason only in the per-question report. It stops at the first one instead.
+ */
+const STOPS_THE_RUN: ReadonlySet<string> = new Set([ErrorCode.UNAUTHENTICATED, ErrorCode.FORBIDDEN]);
+
 export async function runGolden(options: RunGoldenOptions): Promise<GoldenReport> {
   const { entries, answerer, workspaceId } = options;
   const k = options.k ?? 10;
@@ -63,6 +69,7 @@ export async function runGolden(options: RunGoldenOptions): Promise<GoldenReport
       return { observation: await answerer.answer(entry.question, workspaceId, k), error: null };
     } catch (error) {
       const ragError = toRagError(error);
+      if (STOPS_THE_RUN.has(ragError.code)) throw ragError;
       return {
         observation: {
           answer: '',
@@ -92,7 +99,10 @@ export async function runGolden(options: RunGoldenOptions): Promise<GoldenReport
   for (const entry of entries) {
     searched.push(
       entry.precisionSet && answerer.search
-        ? await answerer.search(entry.question, workspaceId).catch(() => null)
+        ? await answerer.search(entry.question, workspaceId).catch((error: unknown) => {
+            if (STOPS_THE_RUN.has(toRagError(error).code)) throw error;
+            return null;
+          })
         : null,
     );
   }
