@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueWorkspace } from '../../../../test/backends.js';
 import { runCliScript } from '../../../../test/cli.js';
 import { PostgresSql } from '../db/index.js';
+import { SUPPORTED_EXTENSIONS } from '../ingest/index.js';
 
 const run = runCliScript;
 
@@ -98,6 +99,10 @@ describe('rag:ingest argument and configuration errors', () => {
     expect(result.code).toBe(0);
     for (const flag of ['--source', '--workspace', '--prune', '--json', '--quiet', '--verbose', '--help'])
       expect(result.stdout).toContain(flag);
+    // Every format a loader reads: the list is the loaders' own, so it cannot drift from them.
+    const listed = /Supported files: (.*)/.exec(result.stdout)![1]!.split(' ');
+    expect(listed).toEqual(expect.arrayContaining(['.md', '.html', '.pdf', '.docx', '.yaml', '.jsonl']));
+    expect(listed).toEqual([...SUPPORTED_EXTENSIONS]);
   });
 
   it('fails with exit 2 and one line naming a bad variable and what it accepts', async () => {

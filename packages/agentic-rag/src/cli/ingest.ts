@@ -3,7 +3,7 @@ import { ErrorCode, RagError } from '../errors/index.js';
 import { ingestMode } from '../config/index.js';
 import { createRuntime, type RagRuntime } from '../runtime/index.js';
 import { assertWorkspaceId, unfinishedIngests } from '../store/index.js';
-import type { IngestSummary } from '../ingest/index.js';
+import { SUPPORTED_EXTENSIONS, type IngestSummary } from '../ingest/index.js';
 import { Reconciler } from '../queue/index.js';
 import { cliConfig, cliLogger, EXIT, formatNumber, runCli } from './cli-support.js';
 import { crawlCommand, ingestCrawl } from './ingest-crawl.js';
@@ -51,8 +51,10 @@ Options:
   --verbose         log at LOG_LEVEL (default: warnings only) as JSON lines on stderr
   -h, --help        show this help
 
-Supported files: .md .markdown .mdx .txt .text .html .htm .json .jsonl .ndjson .yaml .yml
-(.json/.jsonl hold text records: {"id", "title", "text" | "content" | "body", "url", ...}).
+Supported files: ${SUPPORTED_EXTENSIONS.join(' ')}
+(.json/.jsonl hold text records: {"id", "title", "text" | "content" | "body", "url", ...}; an
+OpenAPI 3 description in .yaml, .yml or .json becomes one document per operation; .pdf and .docx
+are read as text (limits and what is kept: docs/formats.md).
 
 Exit status: 0 when every file ingested, 1 when any file failed (the others are still
 ingested), 2 for bad options or configuration.`;
