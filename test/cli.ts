@@ -14,13 +14,14 @@ export interface CliRun {
 }
 
 /**
- * Runs a CLI script as a user would (`node --import tsx <script>`), from the temp directory and
- * with none of the service's own variables inherited: only `env` configures it.
+ * Runs a CLI script as a user would (`node --import tsx <script>`), from the temp directory (or
+ * `cwd`) and with none of the service's own variables inherited: only `env` configures it.
  */
 export function runCliScript(
   script: string,
   args: string[],
   env: Record<string, string | undefined>,
+  cwd = os.tmpdir(),
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const clean = { ...process.env };
@@ -28,7 +29,7 @@ export function runCliScript(
       if (/^(DATABASE_URL|REDIS_URL|CACHE_REDIS_URL|RAG_|AGENTIC_RAG_|CHUNK_|LOG_LEVEL)/.test(key))
         delete clean[key];
     const child = spawn(process.execPath, ['--import', TSX_LOADER, path.join(CLI, script), ...args], {
-      cwd: os.tmpdir(),
+      cwd,
       env: { ...clean, ...env },
     });
     let stdout = '';

@@ -74,6 +74,28 @@ export async function suiteCommand(
     if (done === total) bars.get(label)!.finish();
   };
   const onSkip = (name: string, reason: string) => console.error(`skipped ${name}: ${reason}`);
+  const onPhase = (line: string) => {
+    if (!json) console.error(line);
+  };
+  onPhase(
+    `rag:eval: ${[
+      suites.includes('retrieval') &&
+        `retrieval (${chosen(SUITE_DATASETS)
+          .map((set) => set.name)
+          .join(', ')})`,
+      suites.includes('api') &&
+        `api (${chosen(API_SPEC_SETS)
+          .map((set) => set.name)
+          .join(', ')})`,
+      suites.includes('manuals') &&
+        `manuals (${chosen(MANUAL_SETS)
+          .map((set) => set.name)
+          .join(', ')})`,
+    ]
+      .filter(Boolean)
+      .join(', ')}; splits ${splits.join(', ')}. Each corpus is ingested first (a first run takes ` +
+      'minutes; unchanged documents are skipped after that), then its questions are asked.',
+  );
   const root = process.cwd();
   try {
     let retrieval: SuiteRow[] = [];
@@ -85,6 +107,7 @@ export async function suiteCommand(
       orchestrator: runtime.orchestrator,
       clearCache: async (workspaceId: string) => void (await runtime.cache?.clear(workspaceId)),
       onProgress,
+      onPhase,
       onSkip,
     };
     if (suites.includes('retrieval'))
@@ -96,6 +119,7 @@ export async function suiteCommand(
         modes,
         splits,
         onProgress,
+        onPhase,
         onSkip: (dataset, reason) => onSkip(dataset.name, reason),
       });
     if (suites.includes('api')) api = await runApiSpecs(root, chosen(API_SPEC_SETS), splits, deps);
@@ -140,16 +164,18 @@ export async function suiteCommand(
         );
         console.log(renderManualTable(manuals));
       }
-      console.log(
-        lost.length === 0
-          ? `\nthe hybrid matched or beat its best single channel on all ${retrieval.length} retrieval rows`
-          : `\nthe hybrid LOST to a single channel on ${lost.map((row) => `${row.dataset}/${row.split} (${row.best.mode} ${row.best.ndcgAt10.toFixed(4)})`).join(', ')}`,
-      );
-      console.log(
-        below.length === 0
-          ? `the system matched or beat the BM25 baseline on all ${api.length + manuals.length} answer rows`
-          : `the system is BELOW the BM25 baseline on ${below.join(', ')}`,
-      );
+      if (retrieval.length > 0)
+        console.log(
+          lost.length === 0
+            ? `\nthe hybrid matched or beat its best single channel on all ${retrieval.length} retrieval rows`
+            : `\nthe hybrid LOST to a single channel on ${lost.map((row) => `${row.dataset}/${row.split} (${row.best.mode} ${row.best.ndcgAt10.toFixed(4)})`).join(', ')}`,
+        );
+      if (api.length + manuals.length > 0)
+        console.log(
+          below.length === 0
+            ? `the system matched or beat the BM25 baseline on all ${api.length + manuals.length} answer rows`
+            : `the system is BELOW the BM25 baseline on ${below.join(', ')}`,
+        );
       console.log(`per-question results: ${file}`);
     }
     return lost.length === 0 && below.length === 0 ? EXIT.ok : EXIT.failed;

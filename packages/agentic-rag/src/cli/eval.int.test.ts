@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,6 +80,41 @@ describe('pnpm rag:eval --dataset / --compare', () => {
     expect(result.stdout).toContain('endpoint precision@1');
     expect(result.stdout).toContain('MISSED');
   });
+
+  it('runs the suite saying what it does between progress bars, from a checkout', async () => {
+    // The suite reads its datasets relative to the working directory, as from the repository root.
+    const checkout = path.join(root, 'checkout');
+    await cp(
+      path.resolve(import.meta.dirname, '../../../../eval/fixtures/beir-sample'),
+      path.join(checkout, 'eval', 'fixtures', 'beir-sample'),
+      { recursive: true },
+    );
+    const result = await runCliScript(
+      'eval.ts',
+      [
+        '--suites',
+        'retrieval',
+        '--only',
+        'sample',
+        '--modes',
+        'lexical,hybrid',
+        '--out',
+        path.join(root, 'd'),
+      ],
+      { ...env, DATA_DIR: path.join(root, 'suite-data') },
+      checkout,
+    );
+    expect(result.stderr).toContain('rag:eval: retrieval (sample); splits dev, test.');
+    expect(result.stderr).toContain('sample/dev: ingesting eval/fixtures/beir-sample/corpus.jsonl');
+    expect(result.stderr).toMatch(
+      /sample\/dev: 199 documents added, 0 updated, 0 unchanged; \d+ chunks written/,
+    );
+    expect(result.stderr).toContain('sample/dev lexical 100% (59/59) questions');
+    expect(result.stdout).toMatch(/sample\s+dev\s+59\s+0\.\d{4}\s+0\.\d{4}/);
+    // Only retrieval ran: no line about answer rows that were never asked.
+    expect(result.stdout).not.toContain('answer rows');
+    expect(result.code).toBe(0);
+  }, 180_000);
 
   it('rejects a broken golden set with every problem and its line, exit 2', async () => {
     await writeFile(path.join(root, 'broken.jsonl'), '{"id":"a","category":"general"}\nnot json\n');

@@ -11,7 +11,7 @@ import {
   type ManualSet,
 } from './answer-sets.js';
 import { operationBaseline, pageBaseline, type BaselineIndex } from './bm25-baseline.js';
-import type { SplitRole } from './suite.js';
+import { describeIngest, type SplitRole } from './suite.js';
 import { textTable } from './text-table.js';
 
 /** What the runners need of a runtime. */
@@ -22,6 +22,8 @@ export interface AnswerSetDeps {
   /** Empties a workspace's answer cache, so every answer is computed. */
   clearCache?: (workspaceId: string) => Promise<void>;
   onProgress?: (label: string, done: number, total: number) => void;
+  /** One line as each set's corpus goes in and once it is in (see RunSuiteOptions.onPhase). */
+  onPhase?: (line: string) => void;
   onSkip?: (name: string, reason: string) => void;
 }
 
@@ -156,9 +158,13 @@ export async function runApiSpecs(
     );
     if (questions.length === 0) continue;
     const workspaceId = `eval-api-${set.name}`;
+    deps.onPhase?.(
+      `api ${set.name}: ingesting ${set.directory}/openapi.json (unchanged operations are skipped)`,
+    );
     const summary = await deps.pipeline.ingestSources({ workspaceId, sources: [specFile] });
     if (summary.failures.length > 0)
       throw new Error(`${set.name}: the spec did not ingest cleanly: ${summary.failures[0]!.message}`);
+    deps.onPhase?.(`api ${set.name}: ${describeIngest(summary)}; ${questions.length} questions`);
     await deps.clearCache?.(workspaceId);
     const spec = JSON.parse(await readFile(specFile, 'utf8')) as unknown;
     const baseline = operationBaseline(spec);
@@ -266,9 +272,11 @@ export async function runManuals(
       await copyFile(path.join(set.root, page), path.join(folder, page));
     }
     const workspaceId = `eval-manual-${set.name}`;
+    deps.onPhase?.(`manual ${set.name}: ingesting ${pages.length} pages (unchanged pages are skipped)`);
     const summary = await deps.pipeline.ingestSources({ workspaceId, sources: [folder] });
     if (summary.failures.length > 0)
       throw new Error(`${set.name}: pages did not ingest cleanly: ${summary.failures[0]!.message}`);
+    deps.onPhase?.(`manual ${set.name}: ${describeIngest(summary)}`);
     await deps.clearCache?.(workspaceId);
     const baseline = pageBaseline(
       await Promise.all(

@@ -40,6 +40,8 @@ export interface RunBeirOptions {
   retriever: HybridRetriever;
   modes?: readonly EvalMode[];
   onProgress?: (mode: EvalMode, done: number, total: number) => void;
+  /** Called once the corpus is in, before the first query. */
+  onIngested?: (summary: IngestSummary) => void;
   signal?: AbortSignal;
 }
 
@@ -72,6 +74,7 @@ export async function runBeir(options: RunBeirOptions): Promise<BeirReport> {
       `corpus.jsonl did not ingest cleanly: ${summary.failures.length} failures, first: ${summary.failures[0]!.message}`,
     );
   }
+  options.onIngested?.(summary);
   const modes: ModeReport[] = [];
   for (const mode of options.modes ?? EVAL_MODES) {
     const ndcg: number[] = [];

@@ -1,6 +1,6 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import type { IngestPipeline } from '../ingest/index.js';
+import type { IngestPipeline, IngestSummary } from '../ingest/index.js';
 import type { HybridRetriever } from '../retrieve/index.js';
 import { loadBeirDataset } from './beir-dataset.js';
 import { textTable } from './text-table.js';
@@ -64,6 +64,8 @@ export interface RunSuiteOptions {
   retriever: HybridRetriever;
   modes: readonly EvalMode[];
   onProgress?: (label: string, done: number, total: number) => void;
+  /** One line as each dataset starts and as its corpus is in: what the run is doing between bars. */
+  onPhase?: (line: string) => void;
   /** A dataset whose directory is missing is skipped and reported here. */
   onSkip?: (dataset: SuiteDataset, reason: string) => void;
 }
@@ -82,14 +84,18 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteRow[]> {
     for (const split of dataset.splits.filter(
       (entry) => !options.splits || options.splits.includes(entry.role),
     )) {
+      const label = `${dataset.name}/${split.role}`;
+      options.onPhase?.(
+        `${label}: ingesting ${dataset.directory}/corpus.jsonl (unchanged records are skipped), then each mode`,
+      );
       const report = await runBeir({
         dataset: await loadBeirDataset(directory, split.file),
         workspaceId: `eval-${dataset.name}`,
         pipeline: options.pipeline,
         retriever: options.retriever,
         modes: options.modes,
-        onProgress: (mode, done, total) =>
-          options.onProgress?.(`${dataset.name}/${split.role} ${mode}`, done, total),
+        onIngested: (summary) => options.onPhase?.(`${label}: ${describeIngest(summary)}`),
+        onProgress: (mode, done, total) => options.onProgress?.(`${label} ${mode}`, done, total),
       });
       rows.push(suiteRow(dataset.name, split.role, report));
     }
@@ -129,4 +135,10 @@ export function renderSuiteTable(rows: readonly SuiteRow[], modes: readonly Eval
     `${row.margin >= 0 ? '+' : ''}${row.margin.toFixed(4)}`,
   ]);
   return textTable(header, body);
+}
+
+/** An ingest's outcome in a few words, for a progress line. */
+export function describeIngest(summary: Pick<IngestSummary, 'documents' | 'chunks' | 'seconds'>): string {
+  const { added, updated, unchanged } = summary.documents;
+  return `${added} documents added, ${updated} updated, ${unchanged} unchanged; ${summary.chunks} chunks written in ${summary.seconds.toFixed(1)} s`;
 }
