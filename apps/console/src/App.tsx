@@ -56,7 +56,8 @@ export function App() {
   return (
     <SessionContext.Provider value={session}>
       <Header path={location.path} />
-      <main id="main">
+      {/* Keyed by workspace: a switch starts every page afresh, with nothing of the last one shown. */}
+      <main id="main" key={workspaceId}>
         {location.path === '/ask' ? (
           <AskPage />
         ) : location.path === '/crawl' ? (

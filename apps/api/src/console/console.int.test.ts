@@ -204,6 +204,23 @@ describe('web console', () => {
       expect(problems).toEqual([]);
     });
 
+    it('switches workspace without showing the last one: a missing one says so, with no rows', async () => {
+      await page.goto(`${api.origin}/`);
+      const workspace = page.getByLabel('Workspace', { exact: true });
+      const documents = page.getByRole('table').first();
+      await workspace.fill('nowhere-yet');
+      await workspace.press('Enter');
+      await page.getByRole('status').filter({ hasText: 'There is no workspace “nowhere-yet” yet' }).waitFor();
+      expect(await documents.getByRole('row').count()).toBe(1); // the header only
+      expect(await page.getByRole('button', { name: /^Delete / }).count()).toBe(0);
+      expect(await page.getByRole('alert').count()).toBe(0);
+      await screenshot('workspace-missing');
+      await workspace.fill(api.workspaceId);
+      await workspace.press('Enter');
+      await documents.getByText('uploads/zephyr-guide.md').first().waitFor();
+      expect(problems).toEqual([]);
+    });
+
     it("shows the graph and jobs pages, with the API's answer or its error code", async () => {
       await page.goto(`${api.origin}/graph`);
       await page.getByLabel(/Entity ids/).fill('Thing:nothing at all');

@@ -1,11 +1,15 @@
 import { useState } from 'react';
 import { ErrorMessage } from '../layout/ErrorMessage.js';
+import { useSession } from '../session/session.js';
 import type { useDocuments } from './use-documents.js';
 import { DocumentRow } from './DocumentRow.js';
 
 /** The workspace's documents, filtered as you type (id or title). */
 export function DocumentList({ list }: { list: ReturnType<typeof useDocuments> }) {
+  const { workspaceId } = useSession();
   const [filter, setFilter] = useState('');
+  // Not an error to be alarmed by: a workspace comes into being with its first document.
+  const missing = list.error?.code === 'WORKSPACE_NOT_FOUND';
   const needle = filter.trim().toLowerCase();
   const shown = needle
     ? list.documents.filter((document) =>
@@ -28,7 +32,13 @@ export function DocumentList({ list }: { list: ReturnType<typeof useDocuments> }
         onChange={(event) => setFilter(event.target.value)}
         placeholder="id or title"
       />
-      <ErrorMessage error={list.error} />
+      {missing ? (
+        <p className="notice" role="status">
+          There is no workspace “{workspaceId}” yet: the first document uploaded above creates it.
+        </p>
+      ) : (
+        <ErrorMessage error={list.error} />
+      )}
       <div className="table-scroll">
         <table className="documents">
           <thead>
@@ -47,7 +57,7 @@ export function DocumentList({ list }: { list: ReturnType<typeof useDocuments> }
           </tbody>
         </table>
       </div>
-      {!list.loading && shown.length === 0 && (
+      {!list.loading && !missing && shown.length === 0 && (
         <p className="muted">No documents{needle ? ' match' : ' yet'}.</p>
       )}
       {list.hasMore && (

@@ -33,7 +33,14 @@ export function useDocuments() {
         setNext(page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null);
         setError(null);
       } catch (caught) {
-        if (!signal?.aborted) setError(asApiError(caught));
+        if (signal?.aborted) return;
+        setError(asApiError(caught));
+        // A list that failed to load shows nothing rather than rows (and Delete buttons) it cannot vouch for.
+        if (!after) {
+          setDocuments([]);
+          setTotal(0);
+          setNext(null);
+        }
       } finally {
         if (!signal?.aborted) setLoading(false);
       }
