@@ -77,7 +77,9 @@ async function startApi() {
     await runtime.close();
     await sql.close();
   };
-  return { origin, key, authorization, workspaceId, evalRuns, close };
+  const ingest = (documents: Array<{ id: string; content: string }>) =>
+    runtime.pipeline.ingestInline(workspaceId, documents);
+  return { origin, key, authorization, workspaceId, evalRuns, ingest, close };
 }
 
 describe('web console', () => {
@@ -280,6 +282,38 @@ describe('web console', () => {
         .getByRole('img', { name: /^Scores: Hit rate 50\.0%, MRR 0\.250, Fact recall 50\.0%/ })
         .waitFor();
       await page.getByRole('heading', { name: 'No earlier run to compare with' }).waitFor();
+      expect(problems).toEqual([]);
+    });
+
+    it('finds one document among 500 by searching the whole workspace, not the page loaded', async () => {
+      await api.ingest(
+        Array.from({ length: 500 }, (_, index) => {
+          const number = String(index).padStart(3, '0');
+          return {
+            id: `bulk/item-${number}.md`,
+            content: `# Stock item ${number}\n\nShelf ${index % 40}.\n`,
+          };
+        }),
+      );
+      await page.goto(`${api.origin}/`);
+      const documents = page.getByRole('table').first();
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^50\d in the workspace$/ })
+        .waitFor();
+      // Only the first page of 100 is loaded, and it does not hold the one asked for.
+      expect(await documents.getByText('bulk/item-437.md').count()).toBe(0);
+      await page.getByLabel('Search documents').fill('ITEM-437');
+      await page.getByRole('status').filter({ hasText: '1 matching “ITEM-437”' }).waitFor();
+      await documents.getByText('bulk/item-437.md').first().waitFor();
+      expect(await page.getByRole('button', { name: /^Delete / }).count()).toBe(1);
+      await screenshot('search-500');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await screenshot('search-500-phone');
+      await page.setViewportSize({ width: 1280, height: 800 });
+      // By title too: the heading the loader took for it.
+      await page.getByLabel('Search documents').fill('stock item 012');
+      await documents.getByText('bulk/item-012.md').first().waitFor();
       expect(problems).toEqual([]);
     });
 

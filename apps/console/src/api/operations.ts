@@ -65,8 +65,14 @@ export const JOB = /* GraphQL */ `
 `;
 
 export const DOCUMENTS = /* GraphQL */ `
-  query Documents($workspaceId: ID!, $after: String, $sourcePrefix: String) {
-    documents(workspaceId: $workspaceId, first: 100, after: $after, sourcePrefix: $sourcePrefix) {
+  query Documents($workspaceId: ID!, $after: String, $sourcePrefix: String, $search: String) {
+    documents(
+      workspaceId: $workspaceId
+      first: 100
+      after: $after
+      sourcePrefix: $sourcePrefix
+      search: $search
+    ) {
       totalCount
       pageInfo {
         hasNextPage

@@ -1,36 +1,34 @@
-import { useState } from 'react';
 import { ErrorMessage } from '../layout/ErrorMessage.js';
 import { useSession } from '../session/session.js';
 import type { useDocuments } from './use-documents.js';
 import { DocumentRow } from './DocumentRow.js';
 
-/** The workspace's documents, filtered as you type (id or title). */
+/** The workspace's documents, searched on the server as you type (id, title or kind). */
 export function DocumentList({ list }: { list: ReturnType<typeof useDocuments> }) {
   const { workspaceId } = useSession();
-  const [filter, setFilter] = useState('');
   // Not an error to be alarmed by: a workspace comes into being with its first document.
   const missing = list.error?.code === 'WORKSPACE_NOT_FOUND';
-  const needle = filter.trim().toLowerCase();
-  const shown = needle
-    ? list.documents.filter((document) =>
-        `${document.id} ${document.title ?? ''}`.toLowerCase().includes(needle),
-      )
-    : list.documents;
+  const shown = list.documents;
+  const needle = list.searched.trim();
   return (
     <section aria-labelledby="documents-heading">
       <div className="row">
         <h2 id="documents-heading">Documents</h2>
         <span className="muted" role="status">
-          {list.loading ? 'Loading…' : `${list.total} in the workspace`}
+          {list.loading
+            ? 'Loading…'
+            : needle
+              ? `${list.total} matching “${needle}”`
+              : `${list.total} in the workspace`}
         </span>
       </div>
       <label htmlFor="document-filter">Search documents</label>
       <input
         id="document-filter"
         type="search"
-        value={filter}
-        onChange={(event) => setFilter(event.target.value)}
-        placeholder="id or title"
+        value={list.search}
+        onChange={(event) => list.setSearch(event.target.value)}
+        placeholder="id, title or kind"
       />
       {missing ? (
         <p className="notice" role="status">

@@ -12,9 +12,18 @@ interface Page {
   };
 }
 
-/** The workspace's documents a page (100) at a time, reloaded on `reload()`. */
+/** How long typing pauses before the list asks the server again. */
+const SEARCH_PAUSE_MS = 250;
+
+/**
+ * The workspace's documents a page (100) at a time, reloaded on `reload()`. `setSearch` narrows
+ * them on the server (id, title or kind), so a search covers the whole workspace, not the pages
+ * already loaded.
+ */
 export function useDocuments() {
   const { apiKey, workspaceId } = useSession();
+  const [search, setSearchNow] = useState('');
+  const [typed, setTyped] = useState('');
   const [documents, setDocuments] = useState<DocumentSummary[]>([]);
   const [total, setTotal] = useState(0);
   const [next, setNext] = useState<string | null>(null);
@@ -26,7 +35,12 @@ export function useDocuments() {
     async (after: string | null, signal?: AbortSignal) => {
       setLoading(true);
       try {
-        const { documents: page } = await graphql<Page>(apiKey, DOCUMENTS, { workspaceId, after }, signal);
+        const { documents: page } = await graphql<Page>(
+          apiKey,
+          DOCUMENTS,
+          { workspaceId, after, search: search.trim() || null },
+          signal,
+        );
         const nodes = page.edges.map((edge) => edge.node);
         setDocuments((shown) => (after ? [...shown, ...nodes] : nodes));
         setTotal(page.totalCount);
@@ -45,8 +59,13 @@ export function useDocuments() {
         if (!signal?.aborted) setLoading(false);
       }
     },
-    [apiKey, workspaceId],
+    [apiKey, workspaceId, search],
   );
+
+  useEffect(() => {
+    const timer = setTimeout(() => setSearchNow(typed), SEARCH_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -55,6 +74,10 @@ export function useDocuments() {
   }, [load, generation]);
 
   return {
+    search: typed,
+    /** What was searched for by the rows shown (the typed text, once typing pauses). */
+    searched: search,
+    setSearch: setTyped,
     documents,
     total,
     error,

@@ -124,14 +124,17 @@ const ListInput = z.object({
   first: integer('first', 1, 100).default(20),
   after: idText('after').nullish(),
   sourcePrefix: idText('sourcePrefix').nullish(),
+  /** Part of an id, title or kind, any case; blank is no filter. */
+  search: z.string().trim().max(200, 'search must be at most 200 characters').nullish(),
 });
 
 export const listDocuments = read('listDocuments', async ({ runtime, workspaceId }, input) => {
-  const { first, after, sourcePrefix } = parseInput(ListInput, input);
+  const { first, after, sourcePrefix, search } = parseInput(ListInput, input);
   return runtime.store.documents(workspaceId, {
     first,
     after: after ?? null,
     sourcePrefix: sourcePrefix ?? null,
+    search: search || null,
   });
 });
 

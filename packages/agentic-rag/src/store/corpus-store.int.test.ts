@@ -63,6 +63,36 @@ describe.each(testBackends())('CorpusStore on $name', (backend) => {
     expect(await definitions()).toEqual(fromMigrations);
   });
 
+  it('searches documents by part of the id, title or kind, any case, wildcards taken literally', async () => {
+    const workspace = `search-${backend.name}-${Date.now()}`;
+    await store.writeDocuments([
+      { ...document(workspace, 'guides/Zephyr-care.md', 'one'), title: 'Widget care' },
+      { ...document(workspace, 'notes/100%_done.txt', 'two'), title: null },
+      { ...document(workspace, 'notes/plain.txt', 'three'), title: 'Quarterly zephyr report', kind: 'pdf' },
+      { ...document(workspace, 'notes/other.txt', 'four'), title: 'Other' },
+    ]);
+    const ids = async (search: string | null, first = 10, after: string | null = null) => {
+      const page = await store.documents(workspace, { first, after, search });
+      return { ids: page.documents.map((found) => found.sourcePath), total: page.total, more: page.hasMore };
+    };
+    expect(await ids('ZEPHYR')).toEqual({
+      ids: ['guides/Zephyr-care.md', 'notes/plain.txt'],
+      total: 2,
+      more: false,
+    });
+    expect(await ids('%_')).toEqual({ ids: ['notes/100%_done.txt'], total: 1, more: false });
+    expect((await ids('_')).ids).toEqual(['notes/100%_done.txt']);
+    expect((await ids('PDF')).ids).toEqual(['notes/plain.txt']);
+    expect(await ids('zephyr', 1)).toEqual({ ids: ['guides/Zephyr-care.md'], total: 2, more: true });
+    expect(await ids('zephyr', 1, 'guides/Zephyr-care.md')).toEqual({
+      ids: ['notes/plain.txt'],
+      total: 2,
+      more: false,
+    });
+    expect((await ids(null)).total).toBe(4);
+    expect((await ids('nothing like it')).ids).toEqual([]);
+  });
+
   it('keeps the old version whole when replacing a document fails half-way', async () => {
     const workspace = `store-${backend.name}-rollback`;
     await store.writeDocument(document(workspace, 'a.txt', 'first version'));

@@ -364,9 +364,20 @@ export class CorpusStore {
    */
   async documents(
     workspaceId: string,
-    options: { first: number; after?: string | null; sourcePrefix?: string | null; exact?: string },
+    options: {
+      first: number;
+      after?: string | null;
+      sourcePrefix?: string | null;
+      /** Case-insensitive substring of the id (source path), title or kind. */
+      search?: string | null;
+      exact?: string;
+    },
   ): Promise<{ documents: StoredDocument[]; total: number; hasMore: boolean }> {
-    const prefix = options.sourcePrefix ? `${options.sourcePrefix.replace(/[\\%_]/g, '\\$&')}%` : null;
+    const literal = (text: string) => text.replace(/[\\%_]/g, '\\$&');
+    const prefix = options.sourcePrefix ? `${literal(options.sourcePrefix)}%` : null;
+    const contains = options.search ? `%${literal(options.search)}%` : null;
+    const matches = (at: number) =>
+      `($${at}::text IS NULL OR d.source_path ILIKE $${at} OR d.title ILIKE $${at} OR d.source_kind ILIKE $${at})`;
     const result = await this.sql.query<{
       id: number;
       source_path: string;
@@ -387,14 +398,16 @@ export class CorpusStore {
        FROM rag_documents d
        WHERE d.workspace_id = $1 AND ($2::text IS NULL OR d.source_path LIKE $2)
          AND ($3::text IS NULL OR d.source_path = $3) AND ($4::text IS NULL OR d.source_path > $4)
+         AND ${matches(6)}
        ORDER BY d.source_path
        LIMIT $5`,
-      [workspaceId, prefix, options.exact ?? null, options.after ?? null, options.first + 1],
+      [workspaceId, prefix, options.exact ?? null, options.after ?? null, options.first + 1, contains],
     );
     const total = await this.sql.query<{ total: number }>(
-      `SELECT count(*)::int AS total FROM rag_documents
-       WHERE workspace_id = $1 AND ($2::text IS NULL OR source_path LIKE $2) AND ($3::text IS NULL OR source_path = $3)`,
-      [workspaceId, prefix, options.exact ?? null],
+      `SELECT count(*)::int AS total FROM rag_documents d
+       WHERE d.workspace_id = $1 AND ($2::text IS NULL OR d.source_path LIKE $2)
+         AND ($3::text IS NULL OR d.source_path = $3) AND ${matches(4)}`,
+      [workspaceId, prefix, options.exact ?? null, contains],
     );
     const page = result.rows.slice(0, options.first);
     return {

@@ -544,7 +544,7 @@ export type Query = {
   deadLetters: Array<DeadLetter>;
   /** One document by its id (the source path it was ingested from). */
   document?: Maybe<Document>;
-  /** Documents in source-path order, a page at a time. */
+  /** Documents in source-path order, a page at a time; search keeps those whose id, title or kind contains it (any case). */
   documents: DocumentConnection;
   /** A numbered entity: entity(type: "algorithm", number: "3.2"). */
   entity?: Maybe<Entity>;
@@ -585,6 +585,7 @@ export type QueryDocumentArgs = {
 export type QueryDocumentsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
   sourcePrefix?: InputMaybe<Scalars['String']['input']>;
   workspaceId: Scalars['ID']['input'];
 };

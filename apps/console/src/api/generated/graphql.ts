@@ -144,6 +144,7 @@ export type DocumentsQueryVariables = Exact<{
   workspaceId: string;
   after?: string | null | undefined;
   sourcePrefix?: string | null | undefined;
+  search?: string | null | undefined;
 }>;
 
 export type DocumentsQuery = {
