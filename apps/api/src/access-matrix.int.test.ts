@@ -285,6 +285,9 @@ describe('access matrix: every operation on every transport for every key', () =
     { scoped: (scope) => (scope === 'other' ? 'hidden' : 'ok') },
     () => ({ id: jobId }),
   );
+  gql('jobs', 'listJobs', 'reader', 'query($w: ID!) { jobs(workspaceId: $w) { queue jobs { id } } }');
+  // Not a workspace's read: a key scoped elsewhere gets its own list, never a refusal.
+  gql('workspaces', 'listWorkspaces', 'reader', '{ workspaces { id } }', { scoped: () => 'ok' });
   gql('deadLetters', 'deadLetters', 'admin', '{ deadLetters { id } }', { allowedCodes: ['BAD_USER_INPUT'] });
   gql('apiKeys', 'listApiKeys', 'admin', '{ apiKeys { id } }');
   gql('auditLog', 'auditLog', 'admin', 'query($w: ID) { auditLog(workspaceId: $w) { id } }', {

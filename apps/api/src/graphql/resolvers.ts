@@ -173,6 +173,14 @@ export const resolvers: Resolvers = {
       return context.service.job(context.caller, { id: args.id });
     },
 
+    async jobs(_, args, context) {
+      return context.service.listJobs(context.caller, args, options(context));
+    },
+
+    async workspaces(_, _args, context) {
+      return context.service.listWorkspaces(context.caller);
+    },
+
     async deadLetters(_, args, context) {
       return context.service.deadLetters(context.caller, { limit: args.limit });
     },

@@ -22,6 +22,9 @@ export const OPERATIONS = {
   listDocuments: { role: 'reader', writes: false },
   corpus: { role: 'reader', writes: false },
   job: { role: 'reader', writes: false },
+  listJobs: { role: 'reader', writes: false },
+  // The workspaces a key may see (all for a key of every workspace, else its own).
+  listWorkspaces: { role: 'reader', writes: false },
   // Changing it.
   ingest: { role: 'writer', writes: true },
   deleteDocument: { role: 'writer', writes: true },

@@ -326,6 +326,9 @@ export class RagService {
   findEndpoints = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
     reads.endpoints(this, caller, input, options);
   job = (caller: Caller, input: { id: unknown }) => reads.job(this, caller, input);
+  listJobs = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
+    reads.listJobs(this, caller, input, options);
+  listWorkspaces = (caller: Caller) => reads.listWorkspaces(this, caller);
   ingest = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
     writes.ingest(this, caller, input, options);
   deleteDocument = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>

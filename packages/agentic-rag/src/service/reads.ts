@@ -5,6 +5,7 @@ import { entityKey, MAX_HOPS, NUMBERED_ENTITY_TYPES, RELATION_TYPES, splitEntity
 import { findEndpoints, OPERATION_TYPES } from '../retrieve/index.js';
 import type { LookupResult } from '../tools/index.js';
 import { inScope, type Caller } from './caller.js';
+import { jobView } from './job-view.js';
 import { FiltersSchema, idText, integer, corpusVersionInput, parseInput, queryText } from './inputs.js';
 import type { Operation } from './permissions.js';
 import type { CallOptions, OperationContext, RagService } from './rag-service.js';
@@ -244,6 +245,25 @@ export const endpoints = read('findEndpoints', async ({ runtime, workspaceId, si
   });
 });
 
+const JobsInput = z.object({ first: integer('first', 1, 200).default(50) });
+
+/**
+ * A workspace's latest jobs, newest first, and whether this deployment has a queue: without one
+ * every ingest ran inline and is listed here all the same.
+ */
+export const listJobs = read('listJobs', async ({ runtime, workspaceId }, input) => {
+  const { first } = parseInput(JobsInput, input);
+  const jobs = await runtime.jobs.recent(workspaceId, first);
+  return { workspaceId, queue: runtime.queue !== null, jobs: jobs.map(jobView) };
+});
+
+/** The workspaces the caller may see, with what each holds; a scoped key sees its own if it exists. */
+export async function listWorkspaces(service: RagService, caller: Caller) {
+  return service.guardDeployment(caller, 'listWorkspaces', async () =>
+    (await service.runtime.store.workspaces()).filter((workspace) => inScope(caller, workspace.id)),
+  );
+}
+
 /** A job the caller may see (its workspace in scope), else null: someone else's job does not exist. */
 export async function job(service: RagService, caller: Caller, input: { id: unknown }) {
   service.authorize(caller, 'job');
@@ -252,9 +272,9 @@ export async function job(service: RagService, caller: Caller, input: { id: unkn
   if (!found) return null;
   if (caller.scope !== '*' && (found.workspaceId === null || !inScope(caller, found.workspaceId)))
     return null;
+  const shown = jobView(found);
   // A worker's write, learnt here: this process's next reads of the workspace include it.
-  const corpusVersion = (found.result as { corpusVersion?: unknown } | null)?.corpusVersion;
-  if (found.workspaceId !== null && typeof corpusVersion === 'number')
-    service.runtime.corpusVersions.note(found.workspaceId, corpusVersion);
-  return { ...found, corpusVersion: typeof corpusVersion === 'number' ? corpusVersion : null };
+  if (found.workspaceId !== null && shown.corpusVersion !== null)
+    service.runtime.corpusVersions.note(found.workspaceId, shown.corpusVersion);
+  return shown;
 }

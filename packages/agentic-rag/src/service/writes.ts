@@ -11,6 +11,7 @@ import { unfinishedIngests } from '../store/index.js';
 import type { Caller } from './caller.js';
 import { inlineDocument, InlineDocumentInput } from './inline-documents.js';
 import { idText, parseInput } from './inputs.js';
+import { jobView, type JobView } from './job-view.js';
 import type { CallOptions, OperationContext, RagService } from './rag-service.js';
 
 /** Operations that change a workspace: a writer key whose scope holds it; every one audited. */
@@ -28,7 +29,7 @@ const IngestInput = z.object({
 
 export interface IngestOutcome {
   mode: 'inline' | 'queue';
-  jobs: Awaited<ReturnType<RagRuntime['jobs']['get']>>[];
+  jobs: (JobView | null)[];
   summary: IngestSummary | null;
 }
 
@@ -72,7 +73,7 @@ export async function ingest(
         for (const document of documents)
           ids.push(await runtime.queue.enqueueInline(workspaceId, document.id, document.content));
         const jobs = await Promise.all(ids.map((id) => runtime.jobs.get(id)));
-        return { mode: 'queue', jobs: jobs.filter(Boolean), summary: null };
+        return { mode: 'queue', jobs: jobs.filter((job) => job !== null).map(jobView), summary: null };
       }
       return inlineJob(
         context,
@@ -259,7 +260,8 @@ async function inlineJob(
     // This process reads its own write from now on, even through a lagging replica.
     runtime.corpusVersions.note(workspaceId, summary.corpusVersion);
     await runtime.jobs.finish(id, { result: summary });
-    return { mode: 'inline', jobs: [await runtime.jobs.get(id)], summary };
+    const job = await runtime.jobs.get(id);
+    return { mode: 'inline', jobs: [job && jobView(job)], summary };
   } catch (error) {
     await runtime.jobs.finish(id, { error: (error as Error).message });
     throw error;

@@ -72,6 +72,13 @@ export interface CorpusStats {
   tokens: number;
 }
 
+export interface WorkspaceSummary {
+  id: string;
+  corpusVersion: number;
+  documents: number;
+  updatedAt: string;
+}
+
 /** Runs that write fewer documents than this keep the vector index live. */
 const BULK_LOAD_MIN_DOCUMENTS = 100;
 
@@ -459,6 +466,26 @@ export class CorpusStore {
   /** The workspace's corpus version alone (0 before its first write): one row, not a count. */
   async corpusVersion(workspaceId: string): Promise<number> {
     return currentVersion(this.sql, workspaceId);
+  }
+
+  /** Every workspace with what it holds, by id (the deployment's list; callers filter by scope). */
+  async workspaces(): Promise<WorkspaceSummary[]> {
+    const result = await this.sql.query<{
+      id: string;
+      corpus_version: number;
+      documents: number;
+      updated_at: Date | string;
+    }>(
+      `SELECT w.id, w.corpus_version, w.updated_at,
+              (SELECT count(*) FROM rag_documents d WHERE d.workspace_id = w.id)::int AS documents
+       FROM rag_workspaces w ORDER BY w.id`,
+    );
+    return result.rows.map((row) => ({
+      id: row.id,
+      corpusVersion: Number(row.corpus_version),
+      documents: Number(row.documents),
+      updatedAt: new Date(row.updated_at).toISOString(),
+    }));
   }
 
   async stats(workspaceId: string): Promise<CorpusStats> {

@@ -207,6 +207,15 @@ export class JobStore {
     );
   }
 
+  /** A workspace's latest jobs, newest first, whichever plane ran them. */
+  async recent(workspaceId: string, limit: number): Promise<JobRecord[]> {
+    const result = await this.sql.query<JobRow>(
+      'SELECT * FROM rag_jobs WHERE workspace_id = $1 ORDER BY created_at DESC, id LIMIT $2',
+      [workspaceId, limit],
+    );
+    return result.rows.map(toRecord);
+  }
+
   async get(id: string): Promise<JobRecord | null> {
     const result = await this.sql.query<JobRow>('SELECT * FROM rag_jobs WHERE id = $1', [id]);
     const row = result.rows[0];

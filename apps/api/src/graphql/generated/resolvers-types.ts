@@ -426,7 +426,16 @@ export type Job = {
   kind: Scalars['String']['output'];
   progress: Scalars['Float']['output'];
   status: Scalars['String']['output'];
+  /** What the job works on, in words: its document, the documents of an inline ingest, a crawl's start page. */
+  subject?: Maybe<Scalars['String']['output']>;
   traceId?: Maybe<Scalars['String']['output']>;
+};
+
+export type JobList = {
+  __typename?: 'JobList';
+  jobs: Array<Job>;
+  /** False on a deployment without a queue (no REDIS_URL): every ingest ran inline, within its request. */
+  queue: Scalars['Boolean']['output'];
 };
 
 export type Mention = {
@@ -555,8 +564,12 @@ export type Query = {
   /** The knowledge-graph neighbourhood of entities, by relation types, up to 3 hops. */
   expandGraph: GraphExpansion;
   job?: Maybe<Job>;
+  /** A workspace's latest jobs, newest first: queued ones and, without a queue, the ingests run inline. */
+  jobs: JobList;
   /** Hybrid retrieval alone: ranked chunks with the score of every channel that found them. */
   search: SearchResult;
+  /** The workspaces the key may see (every one for a key of every workspace), by id. */
+  workspaces: Array<Workspace>;
 };
 
 export type QueryApiKeysArgs = {
@@ -613,6 +626,11 @@ export type QueryExpandGraphArgs = {
 
 export type QueryJobArgs = {
   id: Scalars['ID']['input'];
+};
+
+export type QueryJobsArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
+  workspaceId: Scalars['ID']['input'];
 };
 
 export type QuerySearchArgs = {
@@ -806,6 +824,16 @@ export type UnrecoverableDocument = {
   reason: Scalars['String']['output'];
 };
 
+export type Workspace = {
+  __typename?: 'Workspace';
+  /** Changes with every write to the workspace's corpus. */
+  corpusVersion: Scalars['Int']['output'];
+  documents: Scalars['Int']['output'];
+  id: Scalars['ID']['output'];
+  /** When the corpus last changed. */
+  updatedAt: Scalars['String']['output'];
+};
+
 export type ResolverTypeWrapper<T> = Promise<T> | T;
 
 export type ResolverWithResolve<TResult, TParent, TContext, TArgs> = {
@@ -934,6 +962,7 @@ export type ResolversTypes = {
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   Job: ResolverTypeWrapper<Job>;
+  JobList: ResolverTypeWrapper<JobList>;
   Mention: ResolverTypeWrapper<Mention>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
@@ -954,6 +983,7 @@ export type ResolversTypes = {
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   ToolCall: ResolverTypeWrapper<ToolCall>;
   UnrecoverableDocument: ResolverTypeWrapper<UnrecoverableDocument>;
+  Workspace: ResolverTypeWrapper<Workspace>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -1000,6 +1030,7 @@ export type ResolversParentTypes = {
   Int: Scalars['Int']['output'];
   JSON: Scalars['JSON']['output'];
   Job: Job;
+  JobList: JobList;
   Mention: Mention;
   Mutation: Record<PropertyKey, never>;
   PageInfo: PageInfo;
@@ -1020,6 +1051,7 @@ export type ResolversParentTypes = {
   Subscription: Record<PropertyKey, never>;
   ToolCall: ToolCall;
   UnrecoverableDocument: UnrecoverableDocument;
+  Workspace: Workspace;
 };
 
 export type AnswerConversationResolvers<
@@ -1407,7 +1439,16 @@ export type JobResolvers<
   kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   progress?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  subject?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   traceId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type JobListResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes['JobList'] = ResolversParentTypes['JobList'],
+> = {
+  jobs?: Resolver<Array<ResolversTypes['Job']>, ParentType, ContextType>;
+  queue?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type MentionResolvers<
@@ -1566,12 +1607,19 @@ export type QueryResolvers<
     RequireFields<QueryExpandGraphArgs, 'depth' | 'ids' | 'workspaceId'>
   >;
   job?: Resolver<Maybe<ResolversTypes['Job']>, ParentType, ContextType, RequireFields<QueryJobArgs, 'id'>>;
+  jobs?: Resolver<
+    ResolversTypes['JobList'],
+    ParentType,
+    ContextType,
+    RequireFields<QueryJobsArgs, 'first' | 'workspaceId'>
+  >;
   search?: Resolver<
     ResolversTypes['SearchResult'],
     ParentType,
     ContextType,
     RequireFields<QuerySearchArgs, 'input'>
   >;
+  workspaces?: Resolver<Array<ResolversTypes['Workspace']>, ParentType, ContextType>;
 };
 
 export type RagAnswerResolvers<
@@ -1718,6 +1766,16 @@ export type UnrecoverableDocumentResolvers<
   reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type WorkspaceResolvers<
+  ContextType = ApiContext,
+  ParentType extends ResolversParentTypes['Workspace'] = ResolversParentTypes['Workspace'],
+> = {
+  corpusVersion?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  documents?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = ApiContext> = {
   AnswerConversation?: AnswerConversationResolvers<ContextType>;
   AnswerDebug?: AnswerDebugResolvers<ContextType>;
@@ -1751,6 +1809,7 @@ export type Resolvers<ContextType = ApiContext> = {
   IngestSummary?: IngestSummaryResolvers<ContextType>;
   JSON?: GraphQLScalarType;
   Job?: JobResolvers<ContextType>;
+  JobList?: JobListResolvers<ContextType>;
   Mention?: MentionResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
@@ -1768,4 +1827,5 @@ export type Resolvers<ContextType = ApiContext> = {
   Subscription?: SubscriptionResolvers<ContextType>;
   ToolCall?: ToolCallResolvers<ContextType>;
   UnrecoverableDocument?: UnrecoverableDocumentResolvers<ContextType>;
+  Workspace?: WorkspaceResolvers<ContextType>;
 };
