@@ -25,8 +25,9 @@ export interface ApiContext {
  * schema. Validation, permissions, scopes and audit all happen in the service.
  */
 
-const cursorOf = (sourcePath: string) => Buffer.from(sourcePath, 'utf8').toString('base64url');
-function pathOfCursor(cursor: string): string {
+// A cursor is the store's position of a row (its path, or its update time and path), opaque to clients.
+const cursorOf = (position: string) => Buffer.from(position, 'utf8').toString('base64url');
+function positionOfCursor(cursor: string): string {
   const decoded = Buffer.from(cursor, 'base64url').toString('utf8');
   if (!decoded || cursorOf(decoded) !== cursor)
     throw new RagError(ErrorCode.INVALID_INPUT, 'after is not a cursor of this API');
@@ -121,11 +122,15 @@ export const resolvers: Resolvers = {
     async documents(_, args, context) {
       const page = await context.service.listDocuments(
         context.caller,
-        { ...args, after: typeof args.after === 'string' ? pathOfCursor(args.after) : null },
+        {
+          ...args,
+          order: args.orderBy === 'UPDATED' ? 'updated' : 'path',
+          after: typeof args.after === 'string' ? positionOfCursor(args.after) : null,
+        },
         options(context),
       );
-      const edges = page.documents.map((document) => ({
-        cursor: cursorOf(document.sourcePath),
+      const edges = page.documents.map((document, index) => ({
+        cursor: cursorOf(page.positions[index]!),
         node: documentNode(args.workspaceId, document),
       }));
       return {

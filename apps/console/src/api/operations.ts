@@ -6,10 +6,13 @@ export const PING = /* GraphQL */ `
   }
 `;
 
-export const KEY_WORKSPACES = /* GraphQL */ `
-  query KeyWorkspaces {
-    apiKeys {
-      workspaceId
+export const WORKSPACES = /* GraphQL */ `
+  query Workspaces {
+    workspaces {
+      id
+      documents
+      corpusVersion
+      updatedAt
     }
   }
 `;
@@ -20,6 +23,7 @@ const JOB_FIELDS = /* GraphQL */ `
   fragment JobFields on Job {
     id
     kind
+    subject
     status
     attempts
     progress
@@ -64,14 +68,32 @@ export const JOB = /* GraphQL */ `
   ${JOB_FIELDS}
 `;
 
+const DOCUMENT_SUMMARY_FIELDS = /* GraphQL */ `
+  fragment DocumentSummaryFields on Document {
+    id
+    title
+    kind
+    chunkCount
+    tokenCount
+    updatedAt
+  }
+`;
+
 export const DOCUMENTS = /* GraphQL */ `
-  query Documents($workspaceId: ID!, $after: String, $sourcePrefix: String, $search: String) {
+  query Documents(
+    $workspaceId: ID!
+    $after: String
+    $sourcePrefix: String
+    $search: String
+    $orderBy: DocumentOrder
+  ) {
     documents(
       workspaceId: $workspaceId
       first: 100
       after: $after
       sourcePrefix: $sourcePrefix
       search: $search
+      orderBy: $orderBy
     ) {
       totalCount
       pageInfo {
@@ -80,16 +102,22 @@ export const DOCUMENTS = /* GraphQL */ `
       }
       edges {
         node {
-          id
-          title
-          kind
-          chunkCount
-          tokenCount
-          updatedAt
+          ...DocumentSummaryFields
         }
       }
     }
   }
+  ${DOCUMENT_SUMMARY_FIELDS}
+`;
+
+/** One row of the list again, after a refresh or a delete (null: it is gone). */
+export const DOCUMENT_SUMMARY = /* GraphQL */ `
+  query DocumentSummary($workspaceId: ID!, $id: ID!) {
+    document(workspaceId: $workspaceId, id: $id) {
+      ...DocumentSummaryFields
+    }
+  }
+  ${DOCUMENT_SUMMARY_FIELDS}
 `;
 
 /**
@@ -205,6 +233,11 @@ export const ANSWER_STREAM = /* GraphQL */ `
       answer {
         answer
         refused
+        conversation {
+          id
+          standaloneQuery
+          rewritten
+        }
         citations {
           ...CitationFields
         }
@@ -281,6 +314,18 @@ export const EXPAND_GRAPH = /* GraphQL */ `
       }
     }
   }
+`;
+
+export const JOBS = /* GraphQL */ `
+  query Jobs($workspaceId: ID!, $first: Int) {
+    jobs(workspaceId: $workspaceId, first: $first) {
+      queue
+      jobs {
+        ...JobFields
+      }
+    }
+  }
+  ${JOB_FIELDS}
 `;
 
 export const DEAD_LETTERS = /* GraphQL */ `

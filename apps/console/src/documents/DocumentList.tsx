@@ -1,6 +1,6 @@
 import { ErrorMessage } from '../layout/ErrorMessage.js';
 import { useSession } from '../session/session.js';
-import type { useDocuments } from './use-documents.js';
+import type { DocumentOrder, useDocuments } from './use-documents.js';
 import { DocumentRow } from './DocumentRow.js';
 
 /** The workspace's documents, searched on the server as you type (id, title or kind). */
@@ -22,14 +22,29 @@ export function DocumentList({ list }: { list: ReturnType<typeof useDocuments> }
               : `${list.total} in the workspace`}
         </span>
       </div>
-      <label htmlFor="document-filter">Search documents</label>
-      <input
-        id="document-filter"
-        type="search"
-        value={list.search}
-        onChange={(event) => list.setSearch(event.target.value)}
-        placeholder="id, title or kind"
-      />
+      <div className="list-controls">
+        <div className="stack">
+          <label htmlFor="document-filter">Search documents</label>
+          <input
+            id="document-filter"
+            type="search"
+            value={list.search}
+            onChange={(event) => list.setSearch(event.target.value)}
+            placeholder="id, title or kind"
+          />
+        </div>
+        <div className="stack">
+          <label htmlFor="document-order">Sort</label>
+          <select
+            id="document-order"
+            value={list.order}
+            onChange={(event) => list.setOrder(event.target.value as DocumentOrder)}
+          >
+            <option value="UPDATED">Recently updated</option>
+            <option value="PATH">By id</option>
+          </select>
+        </div>
+      </div>
       {missing ? (
         <p className="notice" role="status">
           There is no workspace “{workspaceId}” yet: the first document uploaded above creates it.
@@ -50,7 +65,11 @@ export function DocumentList({ list }: { list: ReturnType<typeof useDocuments> }
           </thead>
           <tbody>
             {shown.map((document) => (
-              <DocumentRow key={document.id} document={document} onChanged={list.reload} />
+              <DocumentRow
+                key={document.id}
+                document={document}
+                onChanged={() => list.changed(document.id)}
+              />
             ))}
           </tbody>
         </table>

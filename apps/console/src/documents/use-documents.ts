@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { asApiError, graphql, type ApiError } from '../api/graphql.js';
-import { DOCUMENTS } from '../api/operations.js';
+import { DOCUMENT_SUMMARY, DOCUMENTS } from '../api/operations.js';
 import type { DocumentSummary } from '../api/types.js';
 import { useSession } from '../session/session.js';
 
@@ -12,17 +12,22 @@ interface Page {
   };
 }
 
+/** Newest update first (an upload lands on top), or by id. */
+export type DocumentOrder = 'UPDATED' | 'PATH';
+
 /** How long typing pauses before the list asks the server again. */
 const SEARCH_PAUSE_MS = 250;
 
 /**
  * The workspace's documents a page (100) at a time, reloaded on `reload()`. `setSearch` narrows
  * them on the server (id, title or kind), so a search covers the whole workspace, not the pages
- * already loaded.
+ * already loaded. `changed(id)` reads one row again after a refresh or delete, keeping the pages
+ * loaded and where the reader is.
  */
 export function useDocuments() {
   const { apiKey, workspaceId } = useSession();
   const [search, setSearchNow] = useState('');
+  const [order, setOrder] = useState<DocumentOrder>('UPDATED');
   const [typed, setTyped] = useState('');
   const [documents, setDocuments] = useState<DocumentSummary[]>([]);
   const [total, setTotal] = useState(0);
@@ -38,7 +43,7 @@ export function useDocuments() {
         const { documents: page } = await graphql<Page>(
           apiKey,
           DOCUMENTS,
-          { workspaceId, after, search: search.trim() || null },
+          { workspaceId, after, search: search.trim() || null, orderBy: order },
           signal,
         );
         const nodes = page.edges.map((edge) => edge.node);
@@ -59,7 +64,23 @@ export function useDocuments() {
         if (!signal?.aborted) setLoading(false);
       }
     },
-    [apiKey, workspaceId, search],
+    [apiKey, workspaceId, search, order],
+  );
+
+  const changed = useCallback(
+    async (id: string) => {
+      try {
+        const { document } = await graphql<{ document: DocumentSummary | null }>(apiKey, DOCUMENT_SUMMARY, {
+          workspaceId,
+          id,
+        });
+        if (document === null) setTotal((count) => Math.max(0, count - 1));
+        setDocuments((shown) => shown.flatMap((row) => (row.id !== id ? [row] : document ? [document] : [])));
+      } catch (caught) {
+        setError(asApiError(caught));
+      }
+    },
+    [apiKey, workspaceId],
   );
 
   useEffect(() => {
@@ -78,6 +99,9 @@ export function useDocuments() {
     /** What was searched for by the rows shown (the typed text, once typing pauses). */
     searched: search,
     setSearch: setTyped,
+    order,
+    setOrder,
+    changed: (id: string) => void changed(id),
     documents,
     total,
     error,

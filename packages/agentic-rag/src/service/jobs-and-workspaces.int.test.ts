@@ -35,7 +35,9 @@ describe('the service: listing jobs and workspaces', () => {
     for (const [index, name] of ['first.md', 'second.md'].entries())
       await service.ingest(operator, {
         workspaceId: mine,
-        documents: [{ id: `notes/${name}`, content: `# Note ${index}\n\nThe depot opens at ${index + 6}.\n` }],
+        documents: [
+          { id: `notes/${name}`, content: `# Note ${index}\n\nThe depot opens at ${index + 6}.\n` },
+        ],
       });
     await service.ingest(operator, {
       workspaceId: theirs,

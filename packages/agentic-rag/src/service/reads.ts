@@ -123,16 +123,18 @@ export const documentContent = read('getDocument', async ({ runtime, workspaceId
 
 const ListInput = z.object({
   first: integer('first', 1, 100).default(20),
-  after: idText('after').nullish(),
+  after: idText('after', 2100).nullish(),
+  order: z.enum(['path', 'updated'], { error: 'order must be path or updated' }).default('path'),
   sourcePrefix: idText('sourcePrefix').nullish(),
   /** Part of an id, title or kind, any case; blank is no filter. */
   search: z.string().trim().max(200, 'search must be at most 200 characters').nullish(),
 });
 
 export const listDocuments = read('listDocuments', async ({ runtime, workspaceId }, input) => {
-  const { first, after, sourcePrefix, search } = parseInput(ListInput, input);
+  const { first, after, order, sourcePrefix, search } = parseInput(ListInput, input);
   return runtime.store.documents(workspaceId, {
     first,
+    order,
     after: after ?? null,
     sourcePrefix: sourcePrefix ?? null,
     search: search || null,

@@ -93,6 +93,26 @@ describe.each(testBackends())('CorpusStore on $name', (backend) => {
     expect((await ids('nothing like it')).ids).toEqual([]);
   });
 
+  it('pages documents newest update first, and a page boundary holds through a delete', async () => {
+    const workspace = `updated-${backend.name}-${Date.now()}`;
+    // Written one at a time, so each has its own update time; b.md last, rewritten after c.md.
+    for (const name of ['a.md', 'b.md', 'c.md'])
+      await store.writeDocument(document(workspace, `notes/${name}`, `first ${name}`));
+    await store.writeDocument(document(workspace, 'notes/b.md', 'second b.md'));
+    const page = (first: number, after: string | null = null) =>
+      store.documents(workspace, { first, after, order: 'updated' });
+    const first = await page(2);
+    expect(first.documents.map((found) => found.sourcePath)).toEqual(['notes/b.md', 'notes/c.md']);
+    expect(first.hasMore).toBe(true);
+    // The last row of the page goes: the next page still starts right after where it was.
+    await store.deleteDocuments(workspace, ['notes/c.md']);
+    const second = await page(2, first.positions.at(-1)!);
+    expect(second.documents.map((found) => found.sourcePath)).toEqual(['notes/a.md']);
+    expect(second.hasMore).toBe(false);
+    await expect(page(2, 'not a position')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await sql.query('DELETE FROM rag_workspaces WHERE id = $1', [workspace]);
+  });
+
   it('keeps the old version whole when replacing a document fails half-way', async () => {
     const workspace = `store-${backend.name}-rollback`;
     await store.writeDocument(document(workspace, 'a.txt', 'first version'));

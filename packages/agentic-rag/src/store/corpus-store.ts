@@ -72,6 +72,21 @@ export interface CorpusStats {
   tokens: number;
 }
 
+/** How a page of documents is ordered: by source path, or most recently updated first. */
+export type DocumentOrder = 'path' | 'updated';
+
+// Whole microseconds since the epoch: the update time exactly as stored, as a cursor can carry it.
+const UPDATED_MICROS = '(extract(epoch FROM d.updated_at) * 1000000)::bigint';
+
+/** An `updated` position: microseconds, a space, the path (which may itself hold spaces). */
+function splitPosition(position: string): [string, string] {
+  const space = position.indexOf(' ');
+  const micros = position.slice(0, space);
+  if (space < 1 || !/^\d{1,20}$/.test(micros))
+    throw new RagError(ErrorCode.INVALID_INPUT, 'after is not a position of this order');
+  return [micros, position.slice(space + 1)];
+}
+
 export interface WorkspaceSummary {
   id: string;
   corpusVersion: number;
@@ -369,6 +384,11 @@ export class CorpusStore {
    * Documents in source-path order, `first` at a time after the source path `after` (keyset
    * pagination: stable while documents are added or removed), optionally under a path prefix.
    */
+  /**
+   * A page of a workspace's documents in source-path order or newest update first. `after` is the
+   * `positions` entry of the last document of the page before: the path, or for `updated` the
+   * update time in microseconds and the path (a millisecond ISO time would skip or repeat rows).
+   */
   async documents(
     workspaceId: string,
     options: {
@@ -378,13 +398,17 @@ export class CorpusStore {
       /** Case-insensitive substring of the id (source path), title or kind. */
       search?: string | null;
       exact?: string;
+      order?: DocumentOrder;
     },
-  ): Promise<{ documents: StoredDocument[]; total: number; hasMore: boolean }> {
+  ): Promise<{ documents: StoredDocument[]; positions: string[]; total: number; hasMore: boolean }> {
     const literal = (text: string) => text.replace(/[\\%_]/g, '\\$&');
     const prefix = options.sourcePrefix ? `${literal(options.sourcePrefix)}%` : null;
     const contains = options.search ? `%${literal(options.search)}%` : null;
     const matches = (at: number) =>
       `($${at}::text IS NULL OR d.source_path ILIKE $${at} OR d.title ILIKE $${at} OR d.source_kind ILIKE $${at})`;
+    const updated = options.order === 'updated';
+    const after = options.after ?? null;
+    const [afterMicros, afterPath] = updated && after !== null ? splitPosition(after) : [null, after];
     const result = await this.sql.query<{
       id: number;
       source_path: string;
@@ -397,18 +421,31 @@ export class CorpusStore {
       token_count: number;
       metadata: Record<string, unknown>;
       updated_at: Date | string;
+      updated_micros: string;
       chunks: number;
     }>(
       `SELECT d.id, d.source_path, d.source_file, d.source_root, d.title, d.url, d.source_kind AS kind, d.content_hash,
-              d.token_count, d.metadata, d.updated_at,
+              d.token_count, d.metadata, d.updated_at, ${UPDATED_MICROS} AS updated_micros,
               (SELECT count(*) FROM rag_chunks c WHERE c.document_id = d.id)::int AS chunks
        FROM rag_documents d
        WHERE d.workspace_id = $1 AND ($2::text IS NULL OR d.source_path LIKE $2)
-         AND ($3::text IS NULL OR d.source_path = $3) AND ($4::text IS NULL OR d.source_path > $4)
-         AND ${matches(6)}
-       ORDER BY d.source_path
+         AND ($3::text IS NULL OR d.source_path = $3) AND ${matches(6)}
+         AND ${
+           updated
+             ? `($7::bigint IS NULL OR (${UPDATED_MICROS}, d.source_path) < ($7::bigint, $4::text))`
+             : '($4::text IS NULL OR d.source_path > $4)'
+         }
+       ORDER BY ${updated ? 'd.updated_at DESC, d.source_path DESC' : 'd.source_path'}
        LIMIT $5`,
-      [workspaceId, prefix, options.exact ?? null, options.after ?? null, options.first + 1, contains],
+      [
+        workspaceId,
+        prefix,
+        options.exact ?? null,
+        afterPath,
+        options.first + 1,
+        contains,
+        ...(updated ? [afterMicros] : []),
+      ],
     );
     const total = await this.sql.query<{ total: number }>(
       `SELECT count(*)::int AS total FROM rag_documents d
@@ -432,6 +469,9 @@ export class CorpusStore {
         updatedAt: new Date(row.updated_at).toISOString(),
         chunkCount: row.chunks,
       })),
+      positions: page.map((row) =>
+        updated ? `${String(row.updated_micros)} ${row.source_path}` : row.source_path,
+      ),
       total: total.rows[0]!.total,
       hasMore: result.rows.length > options.first,
     };

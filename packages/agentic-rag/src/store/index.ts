@@ -1,6 +1,7 @@
 export { CorpusStore, SECTION_SEPARATOR, vectorLiteral } from './corpus-store.js';
 export type {
   CorpusStats,
+  DocumentOrder,
   WorkspaceSummary,
   DocumentState,
   IndexBuildSettings,

@@ -270,6 +270,13 @@ export type DocumentEdge = {
   node: Document;
 };
 
+export enum DocumentOrder {
+  /** By id (source path). */
+  Path = 'PATH',
+  /** Most recently updated (ingested, changed) first. */
+  Updated = 'UPDATED',
+}
+
 export type Entity = {
   __typename?: 'Entity';
   aliases: Array<Scalars['String']['output']>;
@@ -553,7 +560,7 @@ export type Query = {
   deadLetters: Array<DeadLetter>;
   /** One document by its id (the source path it was ingested from). */
   document?: Maybe<Document>;
-  /** Documents in source-path order, a page at a time; search keeps those whose id, title or kind contains it (any case). */
+  /** Documents a page at a time, in source-path order or newest update first; search keeps those whose id, title or kind contains it (any case). */
   documents: DocumentConnection;
   /** A numbered entity: entity(type: "algorithm", number: "3.2"). */
   entity?: Maybe<Entity>;
@@ -598,6 +605,7 @@ export type QueryDocumentArgs = {
 export type QueryDocumentsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  orderBy?: InputMaybe<DocumentOrder>;
   search?: InputMaybe<Scalars['String']['input']>;
   sourcePrefix?: InputMaybe<Scalars['String']['input']>;
   workspaceId: Scalars['ID']['input'];
@@ -945,6 +953,7 @@ export type ResolversTypes = {
   >;
   DocumentCounts: ResolverTypeWrapper<DocumentCounts>;
   DocumentEdge: ResolverTypeWrapper<Omit<DocumentEdge, 'node'> & { node: ResolversTypes['Document'] }>;
+  DocumentOrder: DocumentOrder;
   Entity: ResolverTypeWrapper<Entity>;
   EvalCategory: ResolverTypeWrapper<EvalCategory>;
   EvalRun: ResolverTypeWrapper<EvalRun>;
@@ -1580,7 +1589,7 @@ export type QueryResolvers<
     ResolversTypes['DocumentConnection'],
     ParentType,
     ContextType,
-    RequireFields<QueryDocumentsArgs, 'first' | 'workspaceId'>
+    RequireFields<QueryDocumentsArgs, 'first' | 'orderBy' | 'workspaceId'>
   >;
   entity?: Resolver<
     Maybe<ResolversTypes['Entity']>,

@@ -23,6 +23,12 @@ export type CrawlSiteInput = {
   workspaceId: string;
 };
 
+export type DocumentOrder =
+  /** By id (source path). */
+  | 'PATH'
+  /** Most recently updated (ingested, changed) first. */
+  | 'UPDATED';
+
 export type IngestInput = {
   documents?: Array<InlineDocumentInput> | null | undefined;
   /** Files or folders inside AGENTIC_RAG_CORPUS_DIR, relative to it ('.' is all of it). */
@@ -81,13 +87,16 @@ export type PingQueryVariables = Exact<{ [key: string]: never }>;
 
 export type PingQuery = { __typename: 'Query' };
 
-export type KeyWorkspacesQueryVariables = Exact<{ [key: string]: never }>;
+export type WorkspacesQueryVariables = Exact<{ [key: string]: never }>;
 
-export type KeyWorkspacesQuery = { apiKeys: Array<{ workspaceId: string }> };
+export type WorkspacesQuery = {
+  workspaces: Array<{ id: string; documents: number; corpusVersion: number; updatedAt: string }>;
+};
 
 export type JobFieldsFragment = {
   id: string;
   kind: string;
+  subject: string | null;
   status: string;
   attempts: number;
   progress: number;
@@ -107,6 +116,7 @@ export type IngestMutation = {
     jobs: Array<{
       id: string;
       kind: string;
+      subject: string | null;
       status: string;
       attempts: number;
       progress: number;
@@ -130,6 +140,7 @@ export type JobQuery = {
   job: {
     id: string;
     kind: string;
+    subject: string | null;
     status: string;
     attempts: number;
     progress: number;
@@ -140,11 +151,21 @@ export type JobQuery = {
   } | null;
 };
 
+export type DocumentSummaryFieldsFragment = {
+  id: string;
+  title: string | null;
+  kind: string;
+  chunkCount: number;
+  tokenCount: number;
+  updatedAt: string;
+};
+
 export type DocumentsQueryVariables = Exact<{
   workspaceId: string;
   after?: string | null | undefined;
   sourcePrefix?: string | null | undefined;
   search?: string | null | undefined;
+  orderBy?: DocumentOrder | null | undefined;
 }>;
 
 export type DocumentsQuery = {
@@ -162,6 +183,22 @@ export type DocumentsQuery = {
       };
     }>;
   };
+};
+
+export type DocumentSummaryQueryVariables = Exact<{
+  workspaceId: string;
+  id: string;
+}>;
+
+export type DocumentSummaryQuery = {
+  document: {
+    id: string;
+    title: string | null;
+    kind: string;
+    chunkCount: number;
+    tokenCount: number;
+    updatedAt: string;
+  } | null;
 };
 
 export type DocumentQueryVariables = Exact<{
@@ -207,6 +244,7 @@ export type RefreshDocumentMutation = {
     jobs: Array<{
       id: string;
       kind: string;
+      subject: string | null;
       status: string;
       attempts: number;
       progress: number;
@@ -286,6 +324,7 @@ export type AnswerStreamSubscription = {
     answer: {
       answer: string;
       refused: boolean;
+      conversation: { id: string; standaloneQuery: string; rewritten: boolean } | null;
       citations: Array<{
         index: number;
         sourceId: string;
@@ -314,6 +353,7 @@ export type CrawlSiteMutation = {
     jobs: Array<{
       id: string;
       kind: string;
+      subject: string | null;
       status: string;
       attempts: number;
       progress: number;
@@ -352,6 +392,29 @@ export type ExpandGraphQuery = {
   expandGraph: {
     entities: Array<{ id: string; type: string; name: string; hop: number; strength: number }>;
     edges: Array<{ from: string; to: string; type: string; weight: number }>;
+  };
+};
+
+export type JobsQueryVariables = Exact<{
+  workspaceId: string;
+  first?: number | null | undefined;
+}>;
+
+export type JobsQuery = {
+  jobs: {
+    queue: boolean;
+    jobs: Array<{
+      id: string;
+      kind: string;
+      subject: string | null;
+      status: string;
+      attempts: number;
+      progress: number;
+      corpusVersion: number | null;
+      error: string | null;
+      createdAt: string;
+      finishedAt: string | null;
+    }>;
   };
 };
 
