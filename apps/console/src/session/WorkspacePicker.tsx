@@ -1,11 +1,11 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { graphql } from '../api/graphql.js';
-import { KEY_WORKSPACES } from '../api/operations.js';
+import { WORKSPACES } from '../api/operations.js';
 import { useSession } from './session.js';
 
 /**
- * The workspace every page works on. Workspaces are named, not listed, by the API: an admin key
- * gets the workspaces its keys name as suggestions; anyone may type one (an ingest creates it).
+ * The workspace every page works on: the ones the key may see are offered as suggestions, and any
+ * name may be typed (a first upload creates a workspace).
  */
 export function WorkspacePicker() {
   const { apiKey, workspaceId, setWorkspaceId } = useSession();
@@ -15,11 +15,9 @@ export function WorkspacePicker() {
   useEffect(() => setDraft(workspaceId), [workspaceId]);
   useEffect(() => {
     const controller = new AbortController();
-    graphql<{ apiKeys: Array<{ workspaceId: string }> }>(apiKey, KEY_WORKSPACES, {}, controller.signal)
-      .then(({ apiKeys }) =>
-        setKnown([...new Set(apiKeys.map((key) => key.workspaceId).filter((id) => id !== '*'))].sort()),
-      )
-      // Not an admin key: no suggestions, the field still takes any name.
+    graphql<{ workspaces: Array<{ id: string }> }>(apiKey, WORKSPACES, {}, controller.signal)
+      .then(({ workspaces }) => setKnown(workspaces.map((workspace) => workspace.id)))
+      // No list (the API is down, say): no suggestions, the field still takes any name.
       .catch(() => undefined);
     return () => controller.abort();
   }, [apiKey]);

@@ -1,0 +1,47 @@
+import type { Job } from '../api/types.js';
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+
+/** A workspace's latest jobs as a table: what each worked on, how it went, what it left. */
+export function RecentJobs({ jobs, onOpen }: { jobs: Job[]; onOpen: (id: string) => void }) {
+  if (jobs.length === 0) return <p>No jobs in this workspace yet: an upload or a crawl starts one.</p>;
+  return (
+    <div className="table-scroll">
+      <table className="jobs" aria-label="Latest jobs, newest first">
+        <thead>
+          <tr>
+            <th scope="col">Started</th>
+            <th scope="col">Job</th>
+            <th scope="col">Status</th>
+            <th scope="col" className="optional">
+              Finished
+            </th>
+            <th scope="col" className="optional">
+              Corpus version
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {jobs.map((job) => (
+            <tr key={job.id}>
+              <td>{when(job.createdAt)}</td>
+              <th scope="row">
+                <button type="button" className="link" onClick={() => onOpen(job.id)}>
+                  {job.subject ?? job.id}
+                </button>{' '}
+                <span className="muted">{job.kind}</span>
+                {job.error && <div className="error">{job.error}</div>}
+              </th>
+              <td className={`status ${job.status}`}>
+                {job.status}
+                {job.status === 'active' && ` ${Math.round(job.progress * 100)}%`}
+              </td>
+              <td className="optional">{when(job.finishedAt)}</td>
+              <td className="number optional">{job.corpusVersion ?? '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
