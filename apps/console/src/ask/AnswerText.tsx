@@ -20,7 +20,11 @@ function linkCitations(text: string, byIndex: ReadonlyMap<number, Citation>): st
     if (code !== undefined) return match;
     const citation = byIndex.get(Number(index));
     if (!citation) return match;
-    const href = documentHref(citation.sourceId, { start: citation.startOffset, end: citation.endOffset });
+    const href = documentHref(
+      citation.sourceId,
+      { start: citation.startOffset, end: citation.endOffset },
+      citation.pageNumber,
+    );
     return `[\\[${index}\\]](<${href}>)`;
   });
 }
@@ -34,7 +38,11 @@ export function AnswerText({ text, citations }: { text: string; citations: Citat
   const byIndex = new Map(citations.map((citation) => [citation.index, citation]));
   const byHref = new Map(
     citations.map((citation) => [
-      documentHref(citation.sourceId, { start: citation.startOffset, end: citation.endOffset }),
+      documentHref(
+        citation.sourceId,
+        { start: citation.startOffset, end: citation.endOffset },
+        citation.pageNumber,
+      ),
       citation,
     ]),
   );

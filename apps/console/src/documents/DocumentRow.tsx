@@ -6,12 +6,18 @@ import { ErrorMessage } from '../layout/ErrorMessage.js';
 import { Link } from '../layout/Link.js';
 import { useSession } from '../session/session.js';
 
-export function documentHref(id: string, span?: { start: number; end: number }): string {
+/** The console URL of a document, with a cited span and the (PDF) page it is on when given. */
+export function documentHref(
+  id: string,
+  span?: { start: number; end: number },
+  page?: number | null,
+): string {
   const params = new URLSearchParams({ open: id });
   if (span) {
     params.set('start', String(span.start));
     params.set('end', String(span.end));
   }
+  if (page != null) params.set('page', String(page));
   return `/documents?${params}`;
 }
 

@@ -13,7 +13,16 @@ function spanOf(params: URLSearchParams): { start: number; end: number } | null 
     : null;
 }
 
-/** Upload, list, search, refresh and delete documents; `?open=<id>` shows one (`&start=&end=`: a span). */
+/** A PDF citation's page, 1-based; absent or not a positive whole number, none. */
+function pageOf(params: URLSearchParams): number | null {
+  const page = Number(params.get('page'));
+  return params.has('page') && Number.isInteger(page) && page > 0 ? page : null;
+}
+
+/**
+ * Upload, list, search, refresh and delete documents; `?open=<id>` shows one (`&start=&end=`: a span,
+ * `&page=`: its page). Keyed by document, so the viewer's state (source or rendered) starts afresh.
+ */
 export function DocumentsPage({ params }: { params: URLSearchParams }) {
   const list = useDocuments();
   const { uploads, upload } = useUploads(list.reload);
@@ -21,7 +30,7 @@ export function DocumentsPage({ params }: { params: URLSearchParams }) {
   return (
     <>
       <h1>Documents</h1>
-      {open && <DocumentViewer id={open} span={spanOf(params)} />}
+      {open && <DocumentViewer key={open} id={open} span={spanOf(params)} page={pageOf(params)} />}
       <UploadZone onFiles={upload} />
       <UploadList uploads={uploads} />
       <DocumentList list={list} />

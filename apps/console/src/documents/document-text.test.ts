@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentSegments } from './document-text.js';
+import { documentSegments, joinSegments } from './document-text.js';
 
 const chunk = (text: string, startOffset: number) => ({
   index: 0,
@@ -52,5 +52,24 @@ describe('documentSegments', () => {
       ['\n\n', true],
       ['Body.', false],
     ]);
+  });
+
+  it('fills a one-character gap with a newline, so table rows cut apart stay rows', () => {
+    const segments = documentSegments([chunk('| a |\n| - |', 0), chunk('| 1 |', 12)], null);
+    expect(segments.map((segment) => segment.text).join('')).toBe('| a |\n| - |\n| 1 |');
+  });
+});
+
+describe('joinSegments', () => {
+  it('gives the text with the marked part as UTF-16 indices, a gap inside the span included', () => {
+    const segments = documentSegments([chunk('𝒮 title', 0), chunk('Body text.', 9)], { start: 2, end: 13 });
+    const { text, span } = joinSegments(segments);
+    expect(text).toBe('𝒮 title\n\nBody text.');
+    expect(span).toEqual({ start: 3, end: 14 });
+    expect(text.slice(span!.start, span!.end)).toBe('title\n\nBody');
+  });
+
+  it('gives no span when nothing is marked', () => {
+    expect(joinSegments(documentSegments([chunk('Hello.', 0)], null)).span).toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import type { Chunk } from '../api/types.js';
 export interface Segment {
   text: string;
   marked: boolean;
-  /** A gap between chunks the API did not send (whitespace between blocks, usually). */
+  /** A gap between chunks the API did not send (whitespace between blocks or lines, usually). */
   gap: boolean;
 }
 
@@ -27,7 +27,11 @@ export function documentSegments(
   let covered = 0;
   for (const chunk of [...chunks].sort((a, b) => a.startOffset - b.startOffset)) {
     if (chunk.endOffset <= covered) continue;
-    if (chunk.startOffset > covered && covered > 0) push('\n\n', false, true);
+    // What the chunker leaves between chunks: one character is mostly the newline between lines of
+    // a table, list or code cut apart (rarely a space between sentences), more a blank line between
+    // blocks. A rendered view needs it right, or rows and items fall apart.
+    if (chunk.startOffset > covered && covered > 0)
+      push(chunk.startOffset - covered === 1 ? '\n' : '\n\n', false, true);
     const points = Array.from(chunk.text);
     let offset = Math.max(covered, chunk.startOffset);
     const cuts = span ? [span.start, span.end].filter((cut) => cut > offset && cut < chunk.endOffset) : [];
@@ -39,4 +43,25 @@ export function documentSegments(
     covered = chunk.endOffset;
   }
   return segments;
+}
+
+/**
+ * The segments' text as one string, with the marked part's start and end as UTF-16 indices into it
+ * (null when nothing is marked): a gap inside the span is part of it.
+ */
+export function joinSegments(segments: readonly Segment[]): {
+  text: string;
+  span: { start: number; end: number } | null;
+} {
+  let text = '';
+  let start: number | null = null;
+  let end = 0;
+  for (const segment of segments) {
+    if (segment.marked) {
+      start ??= text.length;
+      end = text.length + segment.text.length;
+    }
+    text += segment.text;
+  }
+  return { text, span: start === null ? null : { start, end } };
 }
