@@ -40,8 +40,9 @@ export function SignIn({ onSignedIn }: { onSignedIn: (apiKey: string) => void })
           required
         />
         <p className="hint">
-          Kept in this tab only (sessionStorage). The first start of the API wrote an admin key to
-          DATA_DIR/admin.key; <code>pnpm rag:keys</code> makes others.
+          Kept in sessionStorage by this tab and the console and explorer tabs opened in this browser while it
+          is signed in; signing out forgets it in all of them. The first start of the API wrote an admin key
+          to DATA_DIR/admin.key; <code>pnpm rag:keys</code> makes others.
         </p>
         <button type="submit" disabled={checking}>
           {checking ? 'Checking…' : 'Sign in'}

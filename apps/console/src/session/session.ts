@@ -1,6 +1,9 @@
 import { createContext, useContext } from 'react';
 
-/** Shared with the explorer (/explorer): signing in to one signs in to the other, for this tab. */
+/**
+ * This tab's key. The explorer (/explorer) keeps its own under the same name; shared-session.ts passes
+ * the key from tab to tab.
+ */
 export const API_KEY_ITEM = 'agentic-rag.apiKey';
 export const WORKSPACE_ITEM = 'agentic-rag.workspace';
 /** The API's own default (AGENTIC_RAG_WORKSPACE's default). */
