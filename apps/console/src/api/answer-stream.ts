@@ -10,7 +10,7 @@ import type { AnswerEvent } from './types.js';
  */
 export async function* streamAnswer(
   apiKey: string,
-  input: { query: string; workspaceId: string },
+  input: { query: string; workspaceId: string; conversationId?: string; startConversation?: boolean },
   signal: AbortSignal,
 ): AsyncGenerator<AnswerEvent> {
   const client = createClient({

@@ -3,6 +3,7 @@ import type { SearchHit } from '../api/types.js';
 import { documentHref } from '../documents/DocumentRow.js';
 import { ErrorMessage } from '../layout/ErrorMessage.js';
 import { Link } from '../layout/Link.js';
+import { plainSnippet } from './snippet.js';
 
 const format = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(4));
 
@@ -76,7 +77,7 @@ export function WhyPanel({ hits, error }: { hits: SearchHit[] | null; error: Api
                   ))}
                 </dl>
               )}
-              <blockquote>{hit.text}</blockquote>
+              <blockquote>{plainSnippet(hit.text)}</blockquote>
             </details>
           </li>
         ))}
