@@ -1,24 +1,19 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { tmpdir } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { createJsonLogger, loadConfig } from '@agentic-rag/core';
-import { createRuntime } from '@agentic-rag/core/runtime';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writePdf } from '../../../../packages/agentic-rag/src/ingest/loaders/pdf-writer.test-support.js';
-import { serviceWithAdmin } from '../../../../test/api.js';
-import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../../test/backends.js';
 import { writeEvalReports } from '../eval-reports.test-support.js';
-import { createApi } from '../server.js';
 import { CONSOLE_DIST } from './assets.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
-const ARTIFACTS = path.join(REPO, 'artifacts', 'console');
+import {
+  ARTIFACTS,
+  buildConsole,
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  REPO,
+  startApi as startConsoleApi,
+} from './harness.test-support.js';
 
 const GUIDE = [
   '# Zephyr widget care',
@@ -32,54 +27,16 @@ const GUIDE = [
 ].join('\n');
 const WARRANTY_SENTENCE = 'The Zephyr widget warranty lasts forty-two months from the day of delivery.';
 
-/** The console as `pnpm build` makes it, from the sources under test (Vite takes about a second). */
-function buildConsole(): void {
-  const root = path.join(REPO, 'apps', 'console');
-  const vite = createRequire(path.join(root, 'package.json')).resolve('vite/package.json');
-  const result = spawnSync(
-    process.execPath,
-    [path.join(path.dirname(vite), 'bin', 'vite.js'), 'build', '--logLevel', 'error'],
-    {
-      cwd: root,
-      encoding: 'utf8',
-    },
-  );
-  if (result.status !== 0) throw new Error(`vite build failed: ${result.stderr}`);
-}
-
-/** The real API (PGlite, or Postgres with TEST_DATABASE_URL), inline ingest, console mounted as in production. */
+/** The API with two golden runs on disk for the Eval runs page, written by the eval's own report writer. */
 async function startApi() {
-  const sql = await testBackends().at(-1)!.open();
-  // Two golden runs for the Eval runs page, written by the eval's own report writer.
   const evalResults = mkdtempSync(path.join(tmpdir(), 'console-eval-'));
-  const config = loadConfig({
-    ...process.env,
-    AGENTIC_RAG_EVAL_RESULTS_DIR: evalResults,
-    REDIS_URL: undefined,
-    AGENTIC_RAG_INGEST_MODE: 'inline',
-    AGENTIC_RAG_INGEST_ON_START: 'false',
-    LOG_LEVEL: 'silent',
-  });
-  const logger = createJsonLogger({ level: 'error', write: (line) => process.stderr.write(line) });
-  const runtime = await createRuntime({ config, sql, logger });
-  const { service, key, authorization } = await serviceWithAdmin(runtime);
-  const api = await createApi(service);
-  await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
-  const workspaceId = uniqueWorkspace('console');
-  const evalRuns = await writeEvalReports(evalResults, workspaceId);
+  const api = await startConsoleApi({ AGENTIC_RAG_EVAL_RESULTS_DIR: evalResults });
+  const evalRuns = await writeEvalReports(evalResults, api.workspaceId);
   const close = async () => {
     rmSync(evalResults, { recursive: true, force: true });
-    api.server.closeAllConnections();
-    await new Promise((resolve) => api.server.close(resolve));
-    await api.stop();
-    await dropWorkspace(sql, workspaceId).catch(() => undefined);
-    await runtime.close();
-    await sql.close();
+    await api.close();
   };
-  const ingest = (documents: Array<{ id: string; content: string }>) =>
-    runtime.pipeline.ingestInline(workspaceId, documents);
-  return { origin, key, authorization, workspaceId, evalRuns, ingest, close };
+  return { ...api, evalRuns, close };
 }
 
 describe('web console', () => {
@@ -174,13 +131,7 @@ describe('web console', () => {
       expect(existsSync(path.join(CONSOLE_DIST, 'index.html'))).toBe(true);
       browser = await chromium.launch({
         executablePath: CHROMIUM,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--no-first-run',
-        ],
+        args: CHROMIUM_ARGS,
       });
       page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       page.setDefaultTimeout(20_000);
@@ -235,12 +186,16 @@ describe('web console', () => {
         .waitFor();
       await screenshot('graph');
       await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Jobs' }).click();
-      // Without the queue there are no dead letters to list: the API says why, with its code.
-      await page.getByRole('heading', { name: 'Dead letters' }).waitFor();
-      await page
-        .getByText(/No dead letters|[A-Z_]{5,}:/)
-        .first()
-        .waitFor();
+      // The embedded default has no queue: the uploads ran inline and are listed as jobs, with no
+      // error and no dead letters section (there is no queue for a job to die in).
+      const jobs = page.getByRole('table', { name: 'Latest jobs, newest first' });
+      await jobs.getByRole('button', { name: 'uploads/zephyr-guide.md' }).first().waitFor();
+      await page.getByText(/has no queue/).waitFor();
+      expect(await jobs.getByRole('row').nth(1).getByText('completed').count()).toBe(1);
+      expect(await page.getByRole('heading', { name: 'Dead letters' }).count()).toBe(0);
+      expect(await page.getByRole('alert').count()).toBe(0);
+      await jobs.getByRole('button', { name: 'uploads/zephyr-guide.md' }).first().click();
+      await page.locator('dl.job').getByText('ingest-documents').waitFor();
       await screenshot('jobs');
       expect(problems).toEqual([]);
     });
@@ -301,15 +256,40 @@ describe('web console', () => {
         .getByRole('status')
         .filter({ hasText: /^50\d in the workspace$/ })
         .waitFor();
-      // Only the first page of 100 is loaded, and it does not hold the one asked for.
-      expect(await documents.getByText('bulk/item-437.md').count()).toBe(0);
-      await page.getByLabel('Search documents').fill('ITEM-437');
-      await page.getByRole('status').filter({ hasText: '1 matching “ITEM-437”' }).waitFor();
-      await documents.getByText('bulk/item-437.md').first().waitFor();
+      // Newest first: the batch (one update time) by id from the end. Only the first page of 100 is
+      // loaded, and it does not hold the one asked for.
+      await documents.getByText('bulk/item-499.md').first().waitFor();
+      expect(await documents.getByText('bulk/item-037.md').count()).toBe(0);
+      // A delete on the second page keeps both pages and the place: one row fewer, nothing reloaded.
+      await page.getByRole('button', { name: 'Load more' }).click();
+      await documents.getByText('bulk/item-300.md').first().waitFor();
+      const rows = documents.locator('tbody tr');
+      expect(await rows.count()).toBe(200);
+      await page.getByRole('button', { name: 'Delete bulk/item-350.md' }).click();
+      await page.getByRole('button', { name: 'Confirm delete bulk/item-350.md' }).click();
+      await page.getByRole('button', { name: 'Delete bulk/item-350.md' }).waitFor({ state: 'detached' });
+      expect(await rows.count()).toBe(199);
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^50\d in the workspace$/ })
+        .waitFor();
+      await page.getByLabel('Sort').selectOption('PATH');
+      await documents.getByText('bulk/item-000.md').first().waitFor();
+      expect(await rows.first().innerText()).toContain('bulk/item-000.md');
+      await page.getByLabel('Sort').selectOption('UPDATED');
+      await documents.getByText('bulk/item-499.md').first().waitFor();
+      await page.getByLabel('Search documents').fill('ITEM-037');
+      await page.getByRole('status').filter({ hasText: '1 matching “ITEM-037”' }).waitFor();
+      await documents.getByText('bulk/item-037.md').first().waitFor();
       expect(await page.getByRole('button', { name: /^Delete / }).count()).toBe(1);
       await screenshot('search-500');
       await page.setViewportSize({ width: 390, height: 844 });
       await screenshot('search-500-phone');
+      // On a phone the row's Delete is on the screen, nothing scrolls sideways, the header is short.
+      const remove = (await page.getByRole('button', { name: 'Delete bulk/item-037.md' }).boundingBox())!;
+      expect(remove.x + remove.width).toBeLessThanOrEqual(390);
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      expect((await page.locator('header').boundingBox())!.height).toBeLessThan(844 / 8);
       await page.setViewportSize({ width: 1280, height: 800 });
       // By title too: the heading the loader took for it.
       await page.getByLabel('Search documents').fill('stock item 012');
@@ -370,13 +350,15 @@ describe('web console', () => {
       await screenshot('uploaded');
 
       await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Ask' }).click();
-      await page
-        .getByRole('textbox', { name: 'Ask a question' })
-        .fill('How long does the Zephyr widget warranty last?');
+      const question = 'How long does the Zephyr widget warranty last?';
+      await page.getByRole('textbox', { name: 'Ask a question' }).fill(question);
       await page.getByRole('button', { name: 'Ask', exact: true }).click();
-      await page.getByText(/Self-check (passed|failed)/).waitFor();
-      const answer = page.getByRole('region', { name: 'Answer' });
+      // Each question is a turn of a thread with its own URL, named by the question.
+      const answer = page.getByRole('region', { name: question });
+      await answer.getByText(/Self-check (passed|failed)/).waitFor();
       expect(await answer.locator('.answer-text').innerText()).toMatch(/forty-two months/);
+      const threadUrl = page.url();
+      expect(threadUrl).toMatch(/\/ask\?t=[0-9a-f-]{36}$/);
       // The why panel: each retrieved passage's channels, with score and rank.
       const why = page.getByRole('region', { name: 'Why these passages' });
       await why.getByRole('listitem').first().waitFor();
@@ -386,6 +368,27 @@ describe('web console', () => {
         expect.arrayContaining(['fused']),
       );
       expect((await channels.getByRole('row').count()) >= 3).toBe(true); // header, a channel, fused
+      // A follow-up continues the thread: same URL, both turns shown, the history counts two.
+      const followUp = 'And what voids it?';
+      await page.getByRole('textbox', { name: 'Ask a follow-up' }).fill(followUp);
+      await page.getByRole('button', { name: 'Ask', exact: true }).click();
+      await page
+        .getByRole('region', { name: followUp })
+        .getByText(/Self-check (passed|failed)/)
+        .waitFor();
+      expect(page.url()).toBe(threadUrl);
+      const history = page.getByRole('navigation', { name: 'History' });
+      await history.getByText('2 questions').waitFor();
+      expect(await history.getByRole('link', { name: question }).getAttribute('aria-current')).toBe('page');
+      // Copy: the answer's text and its numbered sources, as plain text.
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.origin });
+      await answer.getByRole('button', { name: 'Copy answer with sources' }).click();
+      await answer.getByText('Copied the answer and its sources.').waitFor();
+      const copied = String(await page.evaluate('navigator.clipboard.readText()'));
+      expect(copied).toMatch(/forty-two months[\s\S]*\n\nSources:\n\[1\] /);
+      expect(copied).toContain('uploads/zephyr-guide.md');
+      // Rendered, not raw: no Markdown emphasis or fences left in any answer's text.
+      expect((await page.locator('.answer-text').allInnerTexts()).join('\n')).not.toMatch(/\*\*|```/);
       await screenshot('answered');
       await page.setViewportSize({ width: 390, height: 844 });
       await screenshot('answered-phone');
@@ -393,7 +396,7 @@ describe('web console', () => {
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
       await page.setViewportSize({ width: 1280, height: 800 });
 
-      const sources = page.getByRole('region', { name: 'Sources' });
+      const sources = answer.getByRole('region', { name: 'Sources' });
       await sources
         .getByRole('link')
         .filter({ hasText: /zephyr|Zephyr/ })
@@ -406,6 +409,15 @@ describe('web console', () => {
       expect(await marked.first().innerText()).toContain('forty-two months');
       expect(WARRANTY_SENTENCE).toContain('forty-two months');
       await screenshot('citation');
+      // Back returns to the thread as it was, both answers shown; Forward to the cited span again.
+      await page.goBack();
+      await page.getByRole('region', { name: followUp }).waitFor();
+      expect(await page.getByRole('region', { name: question }).locator('.answer-text').innerText()).toMatch(
+        /forty-two months/,
+      );
+      expect(page.url()).toBe(threadUrl);
+      await page.goForward();
+      await marked.first().waitFor();
 
       await page.getByRole('link', { name: 'Close document' }).click();
       await page.getByRole('button', { name: 'Delete uploads/pelican-pumps.pdf' }).click();
