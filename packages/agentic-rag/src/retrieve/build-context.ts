@@ -3,7 +3,7 @@ import type { Sql } from '../db/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import { assembleContext, type KnowledgeContext } from './context.js';
 import { expandReferences } from './references.js';
-import type { RetrievalResult } from './retriever.js';
+import type { RetrievalResult } from './types.js';
 
 /** The configuration the context stage reads (the Knowledge Retriever's switches). */
 export type ContextConfig = Pick<

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assembleContext, type ContextBudget } from './context.js';
 import type { ReferenceExpansion } from './references.js';
-import type { RetrievalHit, RetrievalResult } from './retriever.js';
+import type { RetrievalHit, RetrievalResult } from './types.js';
 
 let nextId = 1;
 /** A hit named `chunkId` holding `tokenCount` tokens; the rest is filler that must pass through. */

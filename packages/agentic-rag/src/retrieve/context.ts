@@ -1,5 +1,5 @@
 import type { ReferenceExpansion, ReferenceHit } from './references.js';
-import type { RetrievalResult, StageTiming } from './retriever.js';
+import type { RetrievalResult, StageTiming } from './types.js';
 
 export interface ContextChunk {
   chunkId: string;

@@ -13,7 +13,7 @@ import { assembleContext } from './context.js';
 import { createRetriever } from './create-retriever.js';
 import { detectIntent } from '../understand/index.js';
 import { expandReferences, REFERENCE_SCORE_DECAY } from './references.js';
-import type { RetrievalHit } from './retriever.js';
+import type { RetrievalHit } from './types.js';
 
 /**
  * Design document 001 (the Knowledge Retriever), replayed against the sample OpenAPI spec on the

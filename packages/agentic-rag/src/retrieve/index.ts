@@ -6,7 +6,7 @@ export type {
   RetrieverSettings,
   Searched,
   StageTiming,
-} from './retriever.js';
+} from './types.js';
 export { createReranker, createRetriever } from './create-retriever.js';
 export { assembleContext } from './context.js';
 export { buildContext } from './build-context.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { interleave } from './interleave.js';
-import type { Searched } from './retriever.js';
-import type { RetrievalHit } from './retriever.js';
+import type { Searched } from './types.js';
+import type { RetrievalHit } from './types.js';
 
 const hit = (chunkId: string, score: number): RetrievalHit => ({
   id: 0,

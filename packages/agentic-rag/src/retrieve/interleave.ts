@@ -1,4 +1,4 @@
-import type { RetrievalHit, Searched } from './retriever.js';
+import type { RetrievalHit, Searched } from './types.js';
 
 /**
  * The narrowed hits and the plain ones taken in turn (narrowed first), each chunk once, k in

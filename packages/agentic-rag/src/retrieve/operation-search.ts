@@ -3,7 +3,7 @@ import { byScore, OperationJudge, product } from '../operations/index.js';
 import type { Understanding } from '../understand/index.js';
 import type { RetrievalFilters } from './filters.js';
 import { interleave } from './interleave.js';
-import type { RetrievalHit, Searched } from './retriever.js';
+import type { RetrievalHit, Searched } from './types.js';
 
 /**
  * API questions are operation retrieval. Two opinions on which operation is meant are combined:

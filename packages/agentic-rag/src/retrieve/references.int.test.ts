@@ -11,7 +11,8 @@ import type { Logger } from '../telemetry/index.js';
 import { buildContext } from './build-context.js';
 import { createRetriever } from './create-retriever.js';
 import { expandReferences } from './references.js';
-import type { HybridRetriever, RetrievalHit } from './retriever.js';
+import type { HybridRetriever } from './retriever.js';
+import type { RetrievalHit } from './types.js';
 
 const API_DOCS = fileURLToPath(
   new URL('../../../../simulated_ingestion/northwind-logistics/api', import.meta.url),

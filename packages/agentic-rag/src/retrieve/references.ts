@@ -1,7 +1,7 @@
 import type { Sql } from '../db/index.js';
 import { loadSqlFile } from '../db/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
-import type { RetrievalHit } from './retriever.js';
+import type { RetrievalHit } from './types.js';
 
 const REFERENCED_DOCUMENTS = loadSqlFile(new URL('./sql/referenced-documents.sql', import.meta.url));
 

@@ -8,21 +8,19 @@ import { loadSqlFile } from '../db/index.js';
 import { denseChannel, lexicalChannel, type ChannelResult } from './channels.js';
 import { parseFilters, type RetrievalFilters } from './filters.js';
 import { graphChannel } from './graph-channel.js';
-import {
-  fuse,
-  type ChannelName,
-  type ChannelScore,
-  type ChannelWeight,
-  type FusionMethod,
-  type Normalization,
-} from './fusion.js';
-import {
-  understand,
-  type Correction,
-  type Understanding,
-  type UnderstoodIntent,
-} from '../understand/index.js';
+import { fuse } from './fusion.js';
+import { understand, type Understanding, type UnderstoodIntent } from '../understand/index.js';
 import { interleave } from './interleave.js';
+import type {
+  RetrievalChannel,
+  RetrievalHit,
+  RetrievalResult,
+  RetrieveOptions,
+  RetrieverSettings,
+  Searched,
+  SharedWork,
+  StageTiming,
+} from './types.js';
 import { narrowings } from './narrowings.js';
 import { operationSearch } from './operation-search.js';
 import { maximalMarginalRelevance } from './rerank/mmr.js';
@@ -40,131 +38,6 @@ export const MAX_K = 100;
 /** Operations an API question's chunk search returns for the operation ranking to fuse with. */
 const OPERATION_CANDIDATES = 50;
 
-export interface RetrieverSettings {
-  weights: Record<ChannelName, number>;
-  fusion: FusionMethod;
-  normalization: Normalization;
-  bm25: { k1: number; b: number; fields: { heading: number; title: number } };
-  efSearch: number;
-  /** Candidates each channel returns before fusion; also how many the reranker sees. */
-  candidates: number;
-  typoSimilarity: number;
-  /** 1 = no diversification; lower trades relevance for variety (MMR). */
-  mmrLambda: number;
-  /** Hops of the graph channel's neighbourhood (0 turns the channel off). */
-  graphHops: number;
-  /** RM3 pseudo-relevance feedback on the lexical channel (see feedback.ts); weight 0 = off. */
-  feedback: { documents: number; terms: number; weight: number };
-  /**
-   * Intent recognition and the metadata narrowing it picks (ENABLE_QUERY_ANALYSIS; default true).
-   * Off, every question is searched as asked, under the caller's filters alone.
-   */
-  queryAnalysis?: boolean;
-  /** Weight of WordNet synonyms among the query's terms (0: none). */
-  synonymWeight?: number;
-}
-
-export type RetrievalChannel = 'vector' | 'lexical' | 'graph';
-
-export interface RetrieveOptions {
-  workspaceId: string;
-  query: string;
-  k?: number;
-  /** Untrusted filter object; unknown keys are INVALID_INPUT. */
-  filters?: unknown;
-  /** Channels to run (default all there are); the evaluation runs each alone. */
-  channels?: ReadonlyArray<RetrievalChannel>;
-  fusion?: FusionMethod;
-  rerank?: boolean;
-  /** Candidates per channel (default RETRIEVAL_CANDIDATES); evaluation at depth 100 needs 100. */
-  candidates?: number;
-  /** Narrow the first stage by the question's intent (default ENABLE_QUERY_ANALYSIS); see intent.ts. */
-  intent?: boolean;
-  /** RM3 feedback on the lexical channel (default: on when its configured weight is above 0). */
-  feedback?: boolean;
-  /**
-   * A hypothetical answer (HyDE) embedded as a second dense query: a chunk's dense score is the
-   * better of its similarity to the question and to this text.
-   */
-  hyde?: string;
-  /** The question already understood (by ragAnswer's plan); without it retrieval understands it once. */
-  understanding?: Understanding;
-  signal?: AbortSignal;
-}
-
-export interface RetrievalHit {
-  /** Internal row id, for the graph and context stages. */
-  id: number;
-  chunkId: string;
-  documentId: number;
-  sourcePath: string;
-  kind: string;
-  title: string | null;
-  url: string | null;
-  text: string;
-  tokenCount: number;
-  startOffset: number;
-  endOffset: number;
-  sectionPath: string;
-  metadata: Record<string, unknown>;
-  /**
-   * The document's own metadata (a knowledge piece's types, tags and entity; a spec's operation),
-   * on search hits; reference expansion does not read it.
-   */
-  documentMetadata?: Record<string, unknown>;
-  /** The final score the hits are ordered by (rerank score when reranked, else fused). */
-  score: number;
-  fusedScore: number;
-  /** Why it was retrieved: each channel's raw score, rank and normalised score. */
-  channels: Partial<Record<ChannelName, ChannelScore>>;
-  rerank?: { score: number; features?: Record<string, number> };
-  /** Graph channel: the entities (strongest first) whose neighbourhood brought the chunk in. */
-  graphEntities?: string[];
-  /**
-   * An API question's operation ranking: where the operation stood by its fields (BM25F with the
-   * action's and target's factors) and by the chunk search, and the score those fused into.
-   */
-  operation?: {
-    fieldRank: number | null;
-    searchRank: number | null;
-    score: number;
-    factors: Record<string, number>;
-  };
-}
-
-export interface StageTiming {
-  name: string;
-  ms: number;
-}
-
-export interface RetrievalResult {
-  query: string;
-  /** The query with corrections applied, when there were any; that is what was searched. */
-  correctedQuery: string | null;
-  corrections: Correction[];
-  filters: RetrievalFilters;
-  /** What the question asks for, how sure that is, and the narrowing that answered it (null: none). */
-  intent: UnderstoodIntent & { narrowedTo: RetrievalFilters | null };
-  /** Words the question was widened with (abbreviations, acronyms, clippings, synonyms). */
-  expansions: Understanding['expansions'];
-  hits: RetrievalHit[];
-  stats: {
-    stages: StageTiming[];
-    candidates: Record<RetrievalChannel, number>;
-    reranker: string | null;
-    warnings: string[];
-    /** How the channels were combined for this query, and what each counted for. */
-    fusion: { method: FusionMethod; weights: Partial<Record<ChannelName, ChannelWeight>> };
-    /** Entities the question named that the graph knows (the graph channel's own seeds). */
-    queryEntities: string[];
-    /**
-     * Words of the question the workspace has never seen and could not correct ("gdpr"): what the
-     * question is about, when the corpus does not cover it.
-     */
-    unknownTerms: string[];
-  };
-}
-
 /**
  * Each returned hit's raw score per channel goes into the score histogram: the distribution a
  * drifting embedder or a changed corpus moves. Only returned hits count, so the narrowing
@@ -178,14 +51,6 @@ function observed(result: RetrievalResult): RetrievalResult {
   }
   return result;
 }
-
-/** Work one question's searches share (a promise each, so concurrent searches wait for one). */
-export interface SharedWork {
-  embeddings?: Promise<number[][]>;
-}
-
-/** One search under one set of filters, before the intent is attached. */
-export type Searched = Omit<RetrievalResult, 'intent' | 'expansions'>;
 
 /**
  * Hybrid retrieval: the question understood once (see understand/) → dense and BM25 channels in
