@@ -1,5 +1,5 @@
 export { deadLetterQueueName, IngestQueue } from './ingest-queue.js';
-export type { DeadLetter } from './ingest-queue.js';
+export type { DeadLetter } from './reconciled-queue.js';
 export { Reconciler } from './reconciler.js';
 export type { JobOutcome, ReconcileReport, ResumeResult } from './reconciler.js';
 export {

@@ -21,6 +21,7 @@ import {
   type IngestDocumentPayload,
   type JobPayload,
 } from './payloads.js';
+import type { DeadLetter, ReconciledQueue } from './reconciled-queue.js';
 import { Reconciler } from './reconciler.js';
 import { queueConnection, queuePrefix, queueTarget, type QueueConnection } from './redis.js';
 
@@ -56,18 +57,8 @@ export async function queueCounts(queue: Queue, deadLetters: Queue): Promise<Que
   return { queue: queue.name, jobs, deadLetters: dead };
 }
 
-export interface DeadLetter {
-  /** The failed job's id (its idempotency key). */
-  id: string;
-  payload: JobPayload;
-  error: string;
-  attempts: number;
-  traceId: string | null;
-  failedAt: string;
-}
-
 /** The producer side: enqueue documents, watch them, inspect and re-drive the dead letters. */
-export class IngestQueue {
+export class IngestQueue implements ReconciledQueue {
   readonly queue: Queue;
   readonly deadLetters: Queue;
   private readonly connection: QueueConnection;

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import type { IngestStageRecord, JobRecord, JobStore } from '../store/index.js';
 import type { Logger } from '../telemetry/index.js';
-import type { DeadLetter, IngestQueue } from './ingest-queue.js';
+import type { DeadLetter, ReconciledQueue } from './reconciled-queue.js';
 import { ingestDocumentPayload, sha256, type IngestDocumentPayload } from './payloads.js';
 
 /** Job states in which BullMQ will still run a job: nothing to restart. */
@@ -54,7 +54,7 @@ export interface ResumeResult {
  */
 export class Reconciler {
   constructor(
-    private readonly queue: IngestQueue,
+    private readonly queue: ReconciledQueue,
     private readonly jobs: JobStore,
   ) {}
 

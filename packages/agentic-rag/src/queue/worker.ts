@@ -5,13 +5,8 @@ import type { Config } from '../config/index.js';
 import type { IngestPipeline, IngestSummary } from '../ingest/index.js';
 import { withIntent, type JobStore } from '../store/index.js';
 import { jobDuration, jobsTotal, type Logger, type QueueCounts } from '../telemetry/index.js';
-import {
-  deadLetterQueueName,
-  jobDefaults,
-  queueCounts,
-  type DeadLetter,
-  type IngestQueue,
-} from './ingest-queue.js';
+import { deadLetterQueueName, jobDefaults, queueCounts, type IngestQueue } from './ingest-queue.js';
+import type { DeadLetter } from './reconciled-queue.js';
 import { runningJob } from './job-context.js';
 import { Reconciler } from './reconciler.js';
 import { intentDocument, jobPayload, type IngestDocumentPayload, type StageJobPayload } from './payloads.js';
