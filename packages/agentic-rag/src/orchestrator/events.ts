@@ -1,19 +1,7 @@
 import { citationMarkers } from './stages/self-check.js';
-import type { Citation } from './types.js';
+import type { AnswerEventListener, Citation } from './answer-types.js';
 
-/**
- * What a run reports while it works, in order: each stage as it starts and finishes, then the
- * answer's text in pieces with each citation just before the first piece that cites it. The
- * answer is reported only once it is final (the self-check cannot replace it any more), so no
- * piece of text and no citation is ever taken back; the pieces join to exactly the answer.
- */
-export type AnswerEvent =
-  | { type: 'stage'; stage: string; status: 'started' }
-  | { type: 'stage'; stage: string; status: 'finished'; ms: number }
-  | { type: 'delta'; text: string }
-  | { type: 'citation'; citation: Citation };
-
-export type AnswerEventListener = (event: AnswerEvent) => void;
+export type { AnswerEvent, AnswerEventListener } from './answer-types.js';
 
 // A piece ends with the whitespace after a sentence's end or a citation marker.
 const PIECE_END = /(?<=[.!?\]])\s+/g;

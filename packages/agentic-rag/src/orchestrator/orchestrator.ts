@@ -23,7 +23,8 @@ import {
   type Run,
   type StageName,
 } from './run.js';
-import { contextSources, toCitations, type Source } from './sources.js';
+import type { Source } from './answer-types.js';
+import { contextSources, toCitations } from './sources.js';
 import { evidence, unknownFocus, unknownNames } from './stages/evidence.js';
 import { requestExamples } from './stages/examples.js';
 import { resolveFollowUp } from './stages/follow-up.js';

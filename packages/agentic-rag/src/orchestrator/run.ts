@@ -12,7 +12,7 @@ import {
 import { assertWorkspaceId } from '../store/index.js';
 import { stageDuration, type Logger } from '../telemetry/index.js';
 import type { QuarantineRecord } from './quarantine/index.js';
-import type { Source } from './sources.js';
+import type { Source } from './answer-types.js';
 import type { Rewrite } from './stages/rewrite.js';
 import type { Understanding } from '../understand/index.js';
 import type { Synthesis } from './stages/synthesize.js';

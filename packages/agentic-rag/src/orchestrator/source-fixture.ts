@@ -1,4 +1,4 @@
-import type { Source } from './sources.js';
+import type { Source } from './answer-types.js';
 
 /** A retrieved chunk for the stage tests: the fields a test does not care about get defaults. */
 export function source(fields: Partial<Source> & Pick<Source, 'sourceId' | 'text'>): Source {

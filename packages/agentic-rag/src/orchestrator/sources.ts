@@ -1,22 +1,5 @@
 import type { KnowledgeContext } from '../retrieve/index.js';
-import type { Citation } from './types.js';
-
-/** Something an answer may cite: a context chunk, or a tool's result. */
-export interface Source {
-  sourceId: string;
-  chunkId: string;
-  title: string | null;
-  url: string | null;
-  text: string;
-  startOffset: number;
-  endOffset: number;
-  score: number;
-  /** The page the cited chunk starts on, for a paged source (PDF). */
-  pageNumber?: number;
-  /** 0 for the context's first chunk, then the rest in context order; tools are -1 so they lead. */
-  rank: number;
-  origin: 'primary' | 'reference' | 'tool';
-}
+import type { Citation, Source } from './answer-types.js';
 
 /** In the context's own order: primary first unless CONTEXT_PRIORITIZE_PRIMARY=false made it score order. */
 export function contextSources(context: KnowledgeContext): Source[] {

@@ -2,8 +2,10 @@ import type { ChannelScore } from '../retrieve/index.js';
 import type { Correction } from '../understand/index.js';
 import type { Logger } from '../telemetry/index.js';
 import type { ConversationTurn } from '../conversation/index.js';
-import type { AnswerEventListener } from './events.js';
+import type { AnswerEventListener, Citation, SelfCheck } from './answer-types.js';
 import type { QuarantineRecord } from './quarantine/index.js';
+
+export type { Citation, SelfCheck } from './answer-types.js';
 
 export interface RagAnswerInput {
   query: string;
@@ -39,30 +41,6 @@ export interface FollowUpRewrite {
   rewritten: boolean;
   /** `llm` when the configured model rewrote it, `rules` for the deterministic rewriter. */
   rewriter: 'rules' | 'llm';
-}
-
-export interface Citation {
-  /** The [n] the answer uses. */
-  index: number;
-  /** The document's stable id (its source path), or `tool:<name>` for a tool's result. */
-  sourceId: string;
-  chunkId: string;
-  title: string | null;
-  url: string | null;
-  snippet: string;
-  startOffset: number;
-  endOffset: number;
-  score: number;
-  /** The 1-based page the cited passage starts on, for a paged source (PDF); null otherwise. */
-  pageNumber: number | null;
-}
-
-export interface SelfCheck {
-  passed: boolean;
-  /** Share of answer sentences whose words the cited source supports. */
-  citationCoverage: number;
-  unsupportedSentences: string[];
-  warnings: string[];
 }
 
 export type PlanIntent = 'endpoint' | 'schema' | 'error' | 'entity' | 'arithmetic' | 'general';

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ChunkSurroundings } from '../../store/index.js';
-import type { Source } from '../sources.js';
+import type { Source } from '../answer-types.js';
 import { quarantinedUnits, type QuarantinedUnit } from './detect.js';
 
 /** Longest unit text a debug listing repeats: enough to recognise it, not a second copy of the page. */

@@ -1,5 +1,5 @@
 import { questionShape, type Correction } from '../../understand/index.js';
-import type { Source } from '../sources.js';
+import type { Source } from '../answer-types.js';
 import { contentStems } from '../text.js';
 
 /**

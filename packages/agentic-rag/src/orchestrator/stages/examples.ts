@@ -1,6 +1,6 @@
 import type { Sql } from '../../db/index.js';
 import { citableChunks } from '../../store/index.js';
-import type { Source } from '../sources.js';
+import type { Source } from '../answer-types.js';
 
 const MARKER = 'Example request body:';
 

@@ -1,5 +1,5 @@
 import type { Llm } from '../../llm/index.js';
-import type { Source } from '../sources.js';
+import type { Source } from '../answer-types.js';
 import { citationMarkers } from './self-check.js';
 import type { Synthesis } from './synthesize.js';
 

@@ -4,9 +4,9 @@
  * and the expansion of each chosen unit into what it needs to be read alone.
  */
 
-import type { Source } from '../sources.js';
+import type { Source } from '../answer-types.js';
 import { overlap, type TextUnit } from '../text.js';
-import { findInjections } from '../injection.js';
+import { findInjections } from '../quarantine/index.js';
 import type { Ask } from '../../understand/index.js';
 import {
   hasNumber,

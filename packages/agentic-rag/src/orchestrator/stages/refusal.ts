@@ -1,4 +1,4 @@
-import type { Source } from '../sources.js';
+import type { Source } from '../answer-types.js';
 import type { SelfCheck } from '../types.js';
 import { selfCheck } from './self-check.js';
 import { withCitation, type Synthesis } from './synthesize.js';

@@ -1,5 +1,5 @@
-import { findInjections } from '../injection.js';
-import type { Source } from '../sources.js';
+import { findInjections } from '../quarantine/index.js';
+import type { Source } from '../answer-types.js';
 import { contentStems, splitSentences } from '../text.js';
 import type { SelfCheck } from '../types.js';
 import { questionShape } from '../../understand/index.js';

@@ -1,5 +1,5 @@
-import { findInjections } from '../injection.js';
-import type { Source } from '../sources.js';
+import { findInjections } from '../quarantine/index.js';
+import type { Source } from '../answer-types.js';
 
 /** Per source object: the injected instructions found in its text, and the text they were found in. */
 const found = new WeakMap<Source, { text: string; injections: string[] }>();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { source } from '../source-fixture.js';
-import type { Source } from '../sources.js';
+import type { Source } from '../answer-types.js';
 import { selfCheck } from './self-check.js';
 import { extractiveAnswer } from './synthesize.js';
 

@@ -1,8 +1,8 @@
 import { parseEntityReference } from '../../graph/index.js';
 import { extractIdentifiers, type RetrievalHit } from '../../retrieve/index.js';
-import { findInjections } from '../injection.js';
+import { findInjections } from '../quarantine/index.js';
 import { injectionsIn } from './suspicion.js';
-import type { Source } from '../sources.js';
+import type { Source } from '../answer-types.js';
 import { contentStems, splitSentences, splitUnits, type TextUnit } from '../text.js';
 import { choose, expand, MAX_UNIT_LENGTH, NUMBER_FIT, unaddressed, type Candidate } from './passage.js';
 import { questionShape, type QuestionShape } from '../../understand/index.js';
