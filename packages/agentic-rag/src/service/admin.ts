@@ -4,7 +4,7 @@ import { ErrorCode, RagError } from '../errors/index.js';
 import { documentLabel } from '../queue/index.js';
 import { inScope, missingWorkspace, type Caller } from './caller.js';
 import { idText, integer, parseInput, ScopeSchema } from './inputs.js';
-import type { RagService } from './rag-service.js';
+import type { OperationHost } from './operation-host.js';
 import { queueOf } from './writes.js';
 
 /**
@@ -19,7 +19,7 @@ const CreateKeyInput = z.object({
   label: idText('label', 200).nullish(),
 });
 
-export async function createApiKey(service: RagService, caller: Caller, input: Record<string, unknown>) {
+export async function createApiKey(service: OperationHost, caller: Caller, input: Record<string, unknown>) {
   const claimed = typeof input.workspaceId === 'string' ? input.workspaceId : null;
   return service.guardDeployment(
     caller,
@@ -48,7 +48,7 @@ export async function createApiKey(service: RagService, caller: Caller, input: R
   );
 }
 
-export async function revokeApiKey(service: RagService, caller: Caller, input: { id: unknown }) {
+export async function revokeApiKey(service: OperationHost, caller: Caller, input: { id: unknown }) {
   const id = typeof input.id === 'string' ? input.id.slice(0, 200) : null;
   return service.guardDeployment(
     caller,
@@ -67,7 +67,7 @@ export async function revokeApiKey(service: RagService, caller: Caller, input: {
 }
 
 export async function listApiKeys(
-  service: RagService,
+  service: OperationHost,
   caller: Caller,
   input: { includeRevoked?: unknown } = {},
 ) {
@@ -79,7 +79,7 @@ export async function listApiKeys(
   );
 }
 
-export async function deadLetters(service: RagService, caller: Caller, input: { limit?: unknown }) {
+export async function deadLetters(service: OperationHost, caller: Caller, input: { limit?: unknown }) {
   return service.guardDeployment(caller, 'deadLetters', async () => {
     const limit = parseInput(integer('limit', 1, 1000).default(100), input.limit ?? undefined);
     const letters = await queueOf(service.runtime).listDeadLetters(caller.scope === '*' ? limit : 10_000);
@@ -95,7 +95,7 @@ export async function deadLetters(service: RagService, caller: Caller, input: { 
   });
 }
 
-export async function retryDeadLetters(service: RagService, caller: Caller, input: { ids?: unknown }) {
+export async function retryDeadLetters(service: OperationHost, caller: Caller, input: { ids?: unknown }) {
   return service.guardDeployment(
     caller,
     'retryDeadLetters',
@@ -114,7 +114,7 @@ export async function retryDeadLetters(service: RagService, caller: Caller, inpu
   );
 }
 
-export async function purgeDeadLetters(service: RagService, caller: Caller) {
+export async function purgeDeadLetters(service: OperationHost, caller: Caller) {
   return service.guardDeployment(caller, 'purgeDeadLetters', async () => {
     if (caller.scope !== '*') {
       throw new RagError(
@@ -132,7 +132,7 @@ const AuditInput = z.object({
   before: z.int().min(1).nullish(),
 });
 
-export async function auditLog(service: RagService, caller: Caller, input: Record<string, unknown>) {
+export async function auditLog(service: OperationHost, caller: Caller, input: Record<string, unknown>) {
   return service.guardDeployment(caller, 'auditLog', async () => {
     const parsed = parseInput(AuditInput, input);
     const requested = parsed.workspaceId === '*' ? null : (parsed.workspaceId ?? null);

@@ -5,7 +5,7 @@ import type { AnswerEvent, AnswerEventListener, RagAnswer } from '../orchestrato
 import type { Logger } from '../telemetry/index.js';
 import type { Caller } from './caller.js';
 import { corpusVersionInput, FiltersSchema, idText, integer, parseInput, queryText } from './inputs.js';
-import type { CallOptions, OperationContext, RagService } from './rag-service.js';
+import type { CallOptions, OperationContext, OperationHost } from './operation-host.js';
 import { atCorpusVersion } from './reads.js';
 
 /** Where an answer stands in its conversation, when it was asked in one. */
@@ -57,7 +57,7 @@ const AnswerInput = z
  * of another key or workspace is NOT_FOUND, like one that never existed.
  */
 export function answer(
-  service: RagService,
+  service: OperationHost,
   caller: Caller,
   input: Record<string, unknown>,
   options: AnswerCallOptions = {},
@@ -128,7 +128,7 @@ async function run(
  * the run has stopped and let go of what it held.
  */
 export async function* answerStream(
-  service: RagService,
+  service: OperationHost,
   caller: Caller,
   input: Record<string, unknown>,
   options: CallOptions = {},

@@ -5,7 +5,7 @@ import { ErrorCode, RagError } from '../errors/index.js';
 import type { Logger } from '../telemetry/index.js';
 import { inScope, type Caller } from './caller.js';
 import { integer, parseInput } from './inputs.js';
-import type { RagService } from './rag-service.js';
+import type { OperationHost } from './operation-host.js';
 
 /**
  * The golden runs `pnpm rag:eval` left in AGENTIC_RAG_EVAL_RESULTS_DIR, for the admin `evalRuns`
@@ -107,7 +107,7 @@ const MAX_FILE_BYTES = 32 * 1024 * 1024;
 
 const EvalRunsInput = z.object({ limit: integer('limit', 1, 200).default(20) });
 
-export async function evalRuns(service: RagService, caller: Caller, input: { limit?: unknown }) {
+export async function evalRuns(service: OperationHost, caller: Caller, input: { limit?: unknown }) {
   return service.guardDeployment(caller, 'evalRuns', async () => {
     const { limit } = parseInput(EvalRunsInput, { limit: input.limit ?? undefined });
     const directory = resultsDirectory(service);
@@ -126,7 +126,7 @@ export async function evalRuns(service: RagService, caller: Caller, input: { lim
   });
 }
 
-export async function evalRun(service: RagService, caller: Caller, input: { id: unknown }) {
+export async function evalRun(service: OperationHost, caller: Caller, input: { id: unknown }) {
   return service.guardDeployment(caller, 'evalRun', async () => {
     const id = parseInput(RUN_ID, input.id);
     const directory = resultsDirectory(service);
@@ -139,7 +139,7 @@ export async function evalRun(service: RagService, caller: Caller, input: { id: 
   });
 }
 
-const resultsDirectory = (service: RagService) =>
+const resultsDirectory = (service: OperationHost) =>
   path.resolve(service.runtime.config.AGENTIC_RAG_EVAL_RESULTS_DIR);
 
 /** The report files in the directory; none when it does not exist (no run yet). */

@@ -3,40 +3,19 @@ import { ApiKeyStore, createRateLimiter, roleAllows, type RateLimiter } from '..
 import { withWorkspaceScope } from '../db/index.js';
 import { ErrorCode, RagError, toRagError } from '../errors/index.js';
 import type { RagRuntime } from '../runtime/index.js';
-import { silentLogger, type Logger } from '../telemetry/index.js';
+import { silentLogger } from '../telemetry/index.js';
 import { AuditLog } from './audit.js';
+import type { CallOptions, GuardOptions, OperationContext, OperationHost } from './operation-host.js';
 import * as admin from './admin.js';
 import * as answers from './answers.js';
 import * as evalReports from './eval-runs.js';
 import { ANONYMOUS, inScope, missingWorkspace, type Caller } from './caller.js';
-import { corpusVersionInput, parseInput, WorkspaceIdSchema, type WorkspaceId } from './inputs.js';
+import { corpusVersionInput, parseInput, WorkspaceIdSchema } from './inputs.js';
 import { OPERATIONS, type Operation } from './permissions.js';
 import * as reads from './reads.js';
 import * as writes from './writes.js';
 
-/** What an operation runs with once the caller may run it on the workspace. */
-export interface OperationContext {
-  runtime: RagRuntime;
-  caller: Caller;
-  workspaceId: WorkspaceId;
-  signal: AbortSignal | undefined;
-  logger: Logger;
-}
-
-export interface CallOptions {
-  signal?: AbortSignal;
-  logger?: Logger;
-}
-
-export interface GuardOptions extends CallOptions {
-  /**
-   * `existing` (default): a workspace nobody wrote to does not exist. `create`: the operation may
-   * bring it into being (an admin's, or a key made for that very workspace).
-   */
-  workspace?: 'existing' | 'create';
-  /** What a write touched, for the audit record (a document id, a key id). */
-  target?: string | null;
-}
+export type { CallOptions, GuardOptions, OperationContext } from './operation-host.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -47,7 +26,7 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  * that workspace and audits writes. The operations themselves live in reads.ts, writes.ts and
  * admin.ts (eval-runs.ts reads the eval reports on disk).
  */
-export class RagService {
+export class RagService implements OperationHost {
   readonly keys: ApiKeyStore;
   readonly audit: AuditLog;
   private readonly limiter: RateLimiter | null;

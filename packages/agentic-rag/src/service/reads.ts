@@ -8,7 +8,7 @@ import { inScope, type Caller } from './caller.js';
 import { jobView } from './job-view.js';
 import { FiltersSchema, idText, integer, corpusVersionInput, parseInput, queryText } from './inputs.js';
 import type { Operation } from './permissions.js';
-import type { CallOptions, OperationContext, RagService } from './rag-service.js';
+import type { CallOptions, OperationContext, OperationHost } from './operation-host.js';
 
 /** Operations that read a workspace: every one needs a reader key whose scope holds it. */
 
@@ -20,7 +20,12 @@ function read<T>(
   operation: Operation,
   work: (context: OperationContext, input: Record<string, unknown>) => Promise<T>,
 ) {
-  return (service: RagService, caller: Caller, input: Record<string, unknown>, options: CallOptions = {}) => {
+  return (
+    service: OperationHost,
+    caller: Caller,
+    input: Record<string, unknown>,
+    options: CallOptions = {},
+  ) => {
     const fields = Object.fromEntries(Object.entries(input).filter(([name]) => name !== 'workspaceId'));
     return service.guard(caller, operation, input.workspaceId, (context) => work(context, fields), options);
   };
@@ -260,14 +265,14 @@ export const listJobs = read('listJobs', async ({ runtime, workspaceId }, input)
 });
 
 /** The workspaces the caller may see, with what each holds; a scoped key sees its own if it exists. */
-export async function listWorkspaces(service: RagService, caller: Caller) {
+export async function listWorkspaces(service: OperationHost, caller: Caller) {
   return service.guardDeployment(caller, 'listWorkspaces', async () =>
     (await service.runtime.store.workspaces()).filter((workspace) => inScope(caller, workspace.id)),
   );
 }
 
 /** A job the caller may see (its workspace in scope), else null: someone else's job does not exist. */
-export async function job(service: RagService, caller: Caller, input: { id: unknown }) {
+export async function job(service: OperationHost, caller: Caller, input: { id: unknown }) {
   service.authorize(caller, 'job');
   const id = parseInput(idText('id', 200), input.id);
   const found = await service.runtime.jobs.get(id);

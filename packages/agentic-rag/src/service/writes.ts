@@ -12,7 +12,7 @@ import type { Caller } from './caller.js';
 import { inlineDocument, InlineDocumentInput } from './inline-documents.js';
 import { idText, parseInput } from './inputs.js';
 import { jobView, type JobView } from './job-view.js';
-import type { CallOptions, OperationContext, RagService } from './rag-service.js';
+import type { CallOptions, OperationContext, OperationHost } from './operation-host.js';
 
 /** Operations that change a workspace: a writer key whose scope holds it; every one audited. */
 
@@ -39,7 +39,7 @@ export interface IngestOutcome {
  * now, recorded as one finished job with its summary. Bad input fails the same way in both modes.
  */
 export async function ingest(
-  service: RagService,
+  service: OperationHost,
   caller: Caller,
   input: Record<string, unknown>,
   options: CallOptions = {},
@@ -116,7 +116,12 @@ function documentWrite<T>(
   operation: 'deleteDocument' | 'refreshDocument',
   work: (context: OperationContext, id: string) => Promise<T>,
 ) {
-  return (service: RagService, caller: Caller, input: Record<string, unknown>, options: CallOptions = {}) =>
+  return (
+    service: OperationHost,
+    caller: Caller,
+    input: Record<string, unknown>,
+    options: CallOptions = {},
+  ) =>
     service.guard(
       caller,
       operation,
@@ -161,7 +166,7 @@ export const refreshDocument = documentWrite('refreshDocument', async (context, 
  * workspace, audited with the URL as target. See crawl/page-refresh.ts for what it does.
  */
 export async function refreshUrl(
-  service: RagService,
+  service: OperationHost,
   caller: Caller,
   input: Record<string, unknown>,
   options: CallOptions = {},
@@ -193,7 +198,7 @@ export async function refreshUrl(
 }
 
 export async function resumeIngest(
-  service: RagService,
+  service: OperationHost,
   caller: Caller,
   input: Record<string, unknown>,
   options: CallOptions = {},

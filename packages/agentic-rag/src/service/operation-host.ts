@@ -1,0 +1,59 @@
+import type { ApiKeyStore } from '../auth/index.js';
+import type { RagRuntime } from '../runtime/index.js';
+import type { Logger } from '../telemetry/index.js';
+import type { AuditLog } from './audit.js';
+import type { Caller } from './caller.js';
+import type { WorkspaceId } from './inputs.js';
+import type { Operation } from './permissions.js';
+
+/** What an operation runs with once the caller may run it on the workspace. */
+export interface OperationContext {
+  runtime: RagRuntime;
+  caller: Caller;
+  workspaceId: WorkspaceId;
+  signal: AbortSignal | undefined;
+  logger: Logger;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  logger?: Logger;
+}
+
+export interface GuardOptions extends CallOptions {
+  /**
+   * `existing` (default): a workspace nobody wrote to does not exist. `create`: the operation may
+   * bring it into being (an admin's, or a key made for that very workspace).
+   */
+  workspace?: 'existing' | 'create';
+  /** What a write touched, for the audit record (a document id, a key id). */
+  target?: string | null;
+}
+
+/**
+ * What the operation modules (reads, writes, admin, answers, eval-runs) run through: the runtime
+ * and the gates. RagService is the one host; the modules name this interface, not the class, so
+ * the class may import them without a circle between the two.
+ */
+export interface OperationHost {
+  readonly runtime: RagRuntime;
+  readonly keys: ApiKeyStore;
+  readonly audit: AuditLog;
+  /** FORBIDDEN unless the caller's role reaches the operation's. */
+  authorize(caller: Caller, operation: Operation): void;
+  /** A workspace's operation: role, scope, existence, row-level security, audit. */
+  guard<T>(
+    caller: Caller,
+    operation: Operation,
+    workspaceId: unknown,
+    work: (context: OperationContext) => Promise<T>,
+    options?: GuardOptions,
+  ): Promise<T>;
+  /** An operation across the deployment (keys, dead letters, the audit log): role and audit. */
+  guardDeployment<T>(
+    caller: Caller,
+    operation: Operation,
+    work: () => Promise<T>,
+    options?: { target?: string | null; workspaceId?: string | null },
+  ): Promise<T>;
+}
