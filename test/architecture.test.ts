@@ -27,6 +27,38 @@ function sourceFiles(): SourceFile[] {
 
 const folderOf = (target: string) => target.split('/')[0]!;
 
+/**
+ * The import circles of a graph, each as its files sorted (Tarjan's strongly connected components
+ * of more than one file, and a file importing itself).
+ */
+function circles(edges: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    for (const next of edges.get(node) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (stack.includes(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      component.push(member);
+    } while (member !== node);
+    if (component.length > 1 || (edges.get(node) ?? []).includes(node)) found.push(component.sort());
+  };
+  for (const node of edges.keys()) if (!index.has(node)) visit(node);
+  return found;
+}
+
 describe('architecture of packages/agentic-rag/src (STYLE.md)', () => {
   const files = sourceFiles();
 
@@ -65,6 +97,17 @@ describe('architecture of packages/agentic-rag/src (STYLE.md)', () => {
     };
     for (const node of edges.keys()) visit(node, []);
     expect(cycles).toEqual([]);
+  });
+
+  it('has no import circle between files, inside a folder or across (types count too)', () => {
+    const known = new Set(files.map(({ file }) => file));
+    const edges = new Map(
+      files.map(({ file, imports }) => [
+        file,
+        imports.map((target) => target.replace(/\.js$/, '.ts')).filter((target) => known.has(target)),
+      ]),
+    );
+    expect(circles(edges)).toEqual([]);
   });
 
   it('reads process.env only where a process loads its configuration, and where a CLI passes it on', () => {
@@ -131,6 +174,20 @@ describe('architecture of apps/* (STYLE.md: composition roots)', () => {
     expect(violations).toEqual([]);
     // The scan must reach the entry points, or it proves nothing.
     expect(appFiles).toEqual(expect.arrayContaining(['apps/api/src/main.ts', 'apps/worker/src/main.ts']));
+  });
+
+  it('have no import circle between their files', () => {
+    const known = new Set(appFiles);
+    const edges = new Map(
+      appFiles.map((file) => [
+        file,
+        specifiers(file)
+          .filter((specifier) => specifier.startsWith('.'))
+          .map((specifier) => path.posix.join(path.posix.dirname(file), specifier).replace(/\.js$/, '.ts'))
+          .filter((target) => known.has(target)),
+      ]),
+    );
+    expect(circles(edges)).toEqual([]);
   });
 
   it('has four doors in the core package.json, each built to dist and read from src otherwise', () => {

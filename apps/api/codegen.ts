@@ -25,8 +25,8 @@ const config: CodegenConfig = {
       plugins: ['typescript', 'typescript-resolvers'],
       config: {
         useTypeImports: true,
-        contextType: '../resolvers.js#ApiContext',
-        mappers: { Document: '../resolvers.js#DocumentParent' },
+        contextType: '../context.js#ApiContext',
+        mappers: { Document: '../context.js#DocumentParent' },
         scalars: { JSON: 'unknown' },
         defaultScalarType: 'unknown',
       },

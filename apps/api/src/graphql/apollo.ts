@@ -7,7 +7,8 @@ import { formatError } from './errors.js';
 import { limitRules } from './limits.js';
 import { accessStatus } from './access-status.js';
 import { operationMetrics } from './operation-metrics.js';
-import { resolvers, type ApiContext } from './resolvers.js';
+import type { ApiContext } from './context.js';
+import { resolvers } from './resolvers.js';
 
 export const typeDefs = readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8');
 

@@ -1,24 +1,7 @@
-import {
-  crawlSite,
-  ErrorCode,
-  parseCrawlRequest,
-  RagError,
-  type Caller,
-  type Logger,
-  type RagService,
-  type StoredDocument,
-} from '@agentic-rag/core';
+import { crawlSite, ErrorCode, parseCrawlRequest, RagError, type RagService } from '@agentic-rag/core';
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { documentNode, type ApiContext } from './context.js';
 import type { Resolvers } from './generated/resolvers-types.js';
-
-export interface ApiContext {
-  service: RagService;
-  /** Who is asking: authenticated by the HTTP server before GraphQL runs. */
-  caller: Caller;
-  signal: AbortSignal;
-  /** The request's logger, bound to its request id. */
-  logger: Logger;
-}
 
 /**
  * GraphQL is a translation: arguments in, the application service's answers out, shaped to the
@@ -33,22 +16,6 @@ function positionOfCursor(cursor: string): string {
     throw new RagError(ErrorCode.INVALID_INPUT, 'after is not a cursor of this API');
   return decoded;
 }
-
-const documentNode = (workspaceId: string, document: StoredDocument) => ({
-  workspaceId,
-  id: document.sourcePath,
-  title: document.title,
-  url: document.url,
-  kind: document.kind,
-  contentHash: document.contentHash,
-  tokenCount: document.tokenCount,
-  chunkCount: document.chunkCount,
-  metadata: document.metadata,
-  updatedAt: document.updatedAt,
-});
-
-/** Document's parent object (codegen's mapper): the fields it resolves, and its workspace for `chunks`. */
-export type DocumentParent = ReturnType<typeof documentNode>;
 
 const options = (context: ApiContext) => ({ signal: context.signal, logger: context.logger });
 

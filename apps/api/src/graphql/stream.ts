@@ -7,7 +7,8 @@ import { typeDefs } from './apollo.js';
 import { formatError } from './errors.js';
 import type { RagAnswerEvent, SubscriptionResolvers } from './generated/resolvers-types.js';
 import { limitRules } from './limits.js';
-import { resolvers, type ApiContext } from './resolvers.js';
+import type { ApiContext } from './context.js';
+import { resolvers } from './resolvers.js';
 
 /** Path of GraphQL over Server-Sent Events: Apollo Server serves no subscriptions over HTTP. */
 export const GRAPHQL_STREAM_PATH = '/graphql/stream';
