@@ -25,3 +25,6 @@ export * from './hyde/index.js';
 export * from './knowledge/index.js';
 export * from './auth/index.js';
 export * from './service/index.js';
+// The REST contract's vocabulary (docs/rest-contract.md), for the transport's OpenAPI document and
+// its own refusals; the reads themselves are service operations (textbookEntity, ...).
+export { CONTRACT_RELATION_TYPES, CONTRACT_TRAVERSE_TYPES, invalidParameter } from './textbook/index.js';

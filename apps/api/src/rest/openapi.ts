@@ -1,5 +1,8 @@
 import { cacheControl } from './caching.js';
-import { RELATION_TYPES, TRAVERSE_TYPES } from './textbook.js';
+import {
+  CONTRACT_RELATION_TYPES as RELATION_TYPES,
+  CONTRACT_TRAVERSE_TYPES as TRAVERSE_TYPES,
+} from '@agentic-rag/core';
 
 const error = {
   description: 'An error',

@@ -2,9 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   ErrorCode,
   firstDirtyString,
+  invalidParameter as invalid,
   toRagError,
+  type CachedRead,
   type Logger,
-  type OperationContext,
   type RagService,
 } from '@agentic-rag/core';
 import { BodyTooLarge, MalformedBody, readJson } from '../http-body.js';
@@ -13,11 +14,7 @@ import { refuseRest } from '../refusals.js';
 import { ADMIN_REFRESH_ROUTE, adminRefresh } from './admin-refresh.js';
 import { ANSWER_STREAM_PATH, handleAnswerStream } from './answer-stream.js';
 import { ENTITY_MAX_AGE, notModified, SEARCH_MAX_AGE } from './caching.js';
-import { getEntity } from './entity.js';
-import { expandGraph, parseExpandRequest } from './expand.js';
 import { OPENAPI_DOCUMENT } from './openapi.js';
-import { invalid } from './problems.js';
-import { parseSemanticRequest, semanticSearch } from './semantic.js';
 
 const ENTITY_PATH = /^\/entity\/([^/]+)\/([^/]+)$/;
 
@@ -75,32 +72,32 @@ export async function handleRest(
       return true;
     }
     /**
-     * Each route is one guarded read (role, scope, existence, row security) answered from the
-     * contract's view, or 304 when the client's ETag names the same request on the same corpus
-     * version.
+     * Each route is one service read (guarded: role, scope, existence, row security) answered from
+     * the contract's view, or 304 when the client's ETag names the same request on the same corpus
+     * version, in which case the service skips the read.
      */
-    const answer = (
-      operation: 'entity' | 'search' | 'expandGraph',
+    const respond = async <T>(
       cache: { request: string; maxAge: number },
-      view: (context: OperationContext, corpusVersion: number) => Promise<unknown>,
-    ) =>
-      service.guard(
-        caller,
-        operation,
-        workspace,
-        async (context) => {
-          const corpusVersion = await context.runtime.store.corpusVersion(context.workspaceId);
-          if (notModified(request, response, { workspaceId: context.workspaceId, corpusVersion, ...cache }))
-            return;
-          sendJson(response, 200, await view(context, corpusVersion));
-        },
-        { logger },
+      read: (unchanged: (workspaceId: string, corpusVersion: number) => boolean) => Promise<CachedRead<T>>,
+      shape: (view: T) => unknown,
+    ) => {
+      const answered = await read((workspaceId, corpusVersion) =>
+        notModified(request, response, { workspaceId, corpusVersion, ...cache }),
       );
+      if (answered.view !== null) sendJson(response, 200, shape(answered.view));
+    };
 
     if (route === '/entity/{entity_type}/{number}') {
       const [, type, number] = ENTITY_PATH.exec(url.pathname)!;
-      await answer('entity', { request: url.pathname, maxAge: ENTITY_MAX_AGE }, (context) =>
-        getEntity(context.runtime, context.workspaceId, type!, number!),
+      await respond(
+        { request: url.pathname, maxAge: ENTITY_MAX_AGE },
+        (unchanged) =>
+          service.textbookEntity(
+            caller,
+            { workspaceId: workspace, type: type!, number: number! },
+            { logger, unchanged },
+          ),
+        (view) => view,
       );
       return true;
     }
@@ -110,39 +107,40 @@ export async function handleRest(
     if (dirty !== null) throw invalid(`${dirty} must not contain NUL characters or unpaired surrogates`);
     const cache = { request: `${route}\n${JSON.stringify(body ?? null)}`, maxAge: SEARCH_MAX_AGE };
     if (route === '/search/semantic') {
-      const parsed = parseSemanticRequest(body);
       const presented = url.searchParams.get('min_corpus_version');
-      await answer('search', cache, async (context, corpusVersion) => {
-        // The ETag names the primary's corpus version, so the body must be at least that fresh even
-        // when a replica (DATABASE_READ_URL) serves it: a stale body under a fresh tag would be
-        // revalidated as current. min_corpus_version is checked all the same (INVALID_INPUT).
-        const atLeast =
-          presented === null ? corpusVersion : /^\d{1,15}$/.test(presented) ? Number(presented) : presented;
-        const result = await service.readAtLeast(
-          context,
-          typeof atLeast === 'number' ? Math.max(atLeast, corpusVersion) : atLeast,
-          () => semanticSearch(context.runtime, context.workspaceId, parsed),
-          'min_corpus_version',
-        );
-        return {
+      await respond(
+        cache,
+        (unchanged) =>
+          service.textbookSearch(
+            caller,
+            {
+              workspaceId: workspace,
+              body,
+              // A number when it reads as one; anything else goes on to be refused as INVALID_INPUT.
+              minCorpusVersion:
+                presented !== null && /^\d{1,15}$/.test(presented) ? Number(presented) : presented,
+            },
+            { logger, unchanged },
+          ),
+        (result) => ({
           results: result.results,
           total_count: result.total_count,
           ...(result.did_you_mean
             ? { did_you_mean: result.did_you_mean, corrections: result.corrections }
             : {}),
-        };
-      });
+        }),
+      );
       return true;
     }
-    const parsed = parseExpandRequest(body);
-    await answer('expandGraph', cache, async (context) => {
-      const result = await expandGraph(context.runtime, context.workspaceId, parsed);
-      return {
+    await respond(
+      cache,
+      (unchanged) => service.textbookExpand(caller, { workspaceId: workspace, body }, { logger, unchanged }),
+      (result) => ({
         expanded_documents: result.expanded_documents,
         relationship_count: result.relationship_count,
         metadata: { warnings: result.warnings },
-      };
-    });
+      }),
+    );
     return true;
   } catch (error) {
     // A failed request must not keep the cache headers of the answer it did not give.

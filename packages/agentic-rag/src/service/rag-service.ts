@@ -13,6 +13,7 @@ import { ANONYMOUS, inScope, missingWorkspace, type Caller } from './caller.js';
 import { corpusVersionInput, parseInput, WorkspaceIdSchema } from './inputs.js';
 import { OPERATIONS, type Operation } from './permissions.js';
 import * as reads from './reads.js';
+import * as textbook from './textbook.js';
 import * as writes from './writes.js';
 
 export type { CallOptions, GuardOptions, OperationContext } from './operation-host.js';
@@ -329,6 +330,22 @@ export class RagService implements OperationHost {
   auditLog = (caller: Caller, input: Record<string, unknown>) => admin.auditLog(this, caller, input);
   evalRuns = (caller: Caller, input: { limit?: unknown } = {}) => evalReports.evalRuns(this, caller, input);
   evalRun = (caller: Caller, input: { id: unknown }) => evalReports.evalRun(this, caller, input);
+  // The REST contract's reads of numbered entities (docs/rest-contract.md), with their corpus version.
+  textbookEntity = (
+    caller: Caller,
+    input: Parameters<typeof textbook.textbookEntity>[2],
+    options?: textbook.CachedReadOptions,
+  ) => textbook.textbookEntity(this, caller, input, options);
+  textbookSearch = (
+    caller: Caller,
+    input: Parameters<typeof textbook.textbookSearch>[2],
+    options?: textbook.CachedReadOptions,
+  ) => textbook.textbookSearch(this, caller, input, options);
+  textbookExpand = (
+    caller: Caller,
+    input: Parameters<typeof textbook.textbookExpand>[2],
+    options?: textbook.CachedReadOptions,
+  ) => textbook.textbookExpand(this, caller, input, options);
 
   async close(): Promise<void> {
     await this.limiter?.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDocumentId } from './textbook.js';
+import { parseDocumentId } from './entities.js';
 
 describe('parseDocumentId', () => {
   it.each([

@@ -1,4 +1,5 @@
-import type { GraphEntity, RagRuntime } from '@agentic-rag/core';
+import type { GraphEntity } from '../graph/index.js';
+import type { RagRuntime } from '../runtime/index.js';
 import { assertKnownFields, invalid, isObject, traverseTypes } from './problems.js';
 import {
   definitions,
@@ -7,7 +8,7 @@ import {
   RELATION_TYPES,
   type DocumentRef,
   type RelationType,
-} from './textbook.js';
+} from './entities.js';
 
 const MAX_IDS = 50;
 /** Edges that REFERENCED_BY reads backwards: whatever references or cites the entity. */

@@ -1,6 +1,7 @@
-import { ErrorCode, RagError, type RagRuntime } from '@agentic-rag/core';
+import { ErrorCode, RagError } from '../errors/index.js';
+import type { RagRuntime } from '../runtime/index.js';
 import { invalid } from './problems.js';
-import { definitions, documentId, entityFields, graphType, type EntityFields } from './textbook.js';
+import { definitions, documentId, entityFields, graphType, type EntityFields } from './entities.js';
 
 const ENTITY_TYPES = ['formula', 'algorithm', 'table', 'figure'] as const;
 /** 003: "digits + dot + digits (e.g. 3.2, 16.4, A.1)": a chapter (or appendix letter) and a number. */

@@ -1,4 +1,5 @@
-import type { GraphEntity, RagRuntime } from '@agentic-rag/core';
+import type { GraphEntity } from '../graph/index.js';
+import type { RagRuntime } from '../runtime/index.js';
 
 /** The entity kinds of the REST contract, as its clients spell them. */
 export const TRAVERSE_TYPES = [

@@ -1,4 +1,5 @@
-import type { GraphEntity, RagRuntime } from '@agentic-rag/core';
+import type { GraphEntity } from '../graph/index.js';
+import type { RagRuntime } from '../runtime/index.js';
 import { assertKnownFields, invalid, isObject, traverseTypes } from './problems.js';
 import {
   definitions,
@@ -6,7 +7,7 @@ import {
   TRAVERSE_TYPES,
   type EntityFields,
   type TraverseType,
-} from './textbook.js';
+} from './entities.js';
 
 const FILTERS = ['chapter', 'section', 'page_number'] as const;
 /** Chunks retrieved per request: numbered entities are a minority of chunks, so look wider than k. */

@@ -1,4 +1,4 @@
-import { ErrorCode, RagError } from '@agentic-rag/core';
+import { ErrorCode, RagError } from '../errors/index.js';
 
 /**
  * A client mistake, answered as a 400 with the contract's wording and its code: 003 names it
