@@ -11,20 +11,11 @@ import {
   buildConsole,
   CHROMIUM,
   CHROMIUM_ARGS,
+  GUIDE,
   REPO,
   startApi as startConsoleApi,
 } from './harness.test-support.js';
 
-const GUIDE = [
-  '# Zephyr widget care',
-  '',
-  'The Zephyr widget warranty lasts forty-two months from the day of delivery.',
-  '',
-  '## Cleaning',
-  '',
-  'Wipe the Zephyr widget with a dry cloth; water voids the warranty.',
-  '',
-].join('\n');
 const WARRANTY_SENTENCE = 'The Zephyr widget warranty lasts forty-two months from the day of delivery.';
 
 /** The API with two golden runs on disk for the Eval runs page, written by the eval's own report writer. */
@@ -267,7 +258,8 @@ describe('web console', () => {
       expect(await rows.count()).toBe(200);
       await page.getByRole('button', { name: 'Delete bulk/item-350.md' }).click();
       await page.getByRole('button', { name: 'Confirm delete bulk/item-350.md' }).click();
-      await page.getByRole('button', { name: 'Delete bulk/item-350.md' }).waitFor({ state: 'detached' });
+      // The row goes once the API has deleted it (its button goes earlier, while it says Deleting…).
+      await rows.filter({ hasText: 'bulk/item-350.md' }).waitFor({ state: 'detached' });
       expect(await rows.count()).toBe(199);
       await page
         .getByRole('status')

@@ -15,6 +15,18 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 export const ARTIFACTS = path.join(REPO, 'artifacts', 'console');
 
+/** The Zephyr guide the console tests upload and ask about. */
+export const GUIDE = [
+  '# Zephyr widget care',
+  '',
+  'The Zephyr widget warranty lasts **forty-two months** from the day of delivery.',
+  '',
+  '## Cleaning',
+  '',
+  'Wipe the Zephyr widget with a dry cloth; water voids the warranty.',
+  '',
+].join('\n');
+
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -35,14 +47,20 @@ export function buildConsole(): void {
   if (result.status !== 0) throw new Error(`vite build failed: ${result.stderr}`);
 }
 
-/** The real API (PGlite, or Postgres with TEST_DATABASE_URL), inline ingest, console mounted as in production. */
+/**
+ * The real API (PGlite, or Postgres with TEST_DATABASE_URL), inline ingest, console and explorer
+ * mounted as in production, with a workspace of the test's own (the API's default one too, for
+ * pages that read the default, such as the explorer's example).
+ */
 export async function startApi(settings: Record<string, string> = {}) {
   const sql = await testBackends().at(-1)!.open();
+  const workspaceId = uniqueWorkspace('console');
   const config = loadConfig({
     ...process.env,
     REDIS_URL: undefined,
     AGENTIC_RAG_INGEST_MODE: 'inline',
     AGENTIC_RAG_INGEST_ON_START: 'false',
+    AGENTIC_RAG_WORKSPACE: workspaceId,
     LOG_LEVEL: 'silent',
     ...settings,
   });
@@ -52,7 +70,6 @@ export async function startApi(settings: Record<string, string> = {}) {
   const api = await createApi(service);
   await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
-  const workspaceId = uniqueWorkspace('console');
   const close = async () => {
     api.server.closeAllConnections();
     await new Promise((resolve) => api.server.close(resolve));

@@ -4,18 +4,15 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestTestCorpus } from '../../../mcp/src/test-corpus.js';
 import { uniqueWorkspace } from '../../../../test/backends.js';
-import { ARTIFACTS, buildConsole, CHROMIUM, CHROMIUM_ARGS, REPO, startApi } from './harness.test-support.js';
-
-const GUIDE = [
-  '# Zephyr widget care',
-  '',
-  'The Zephyr widget warranty lasts **forty-two months** from the day of delivery.',
-  '',
-  '## Cleaning',
-  '',
-  'Wipe the Zephyr widget with a dry cloth; water voids the warranty.',
-  '',
-].join('\n');
+import {
+  ARTIFACTS,
+  buildConsole,
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  GUIDE,
+  REPO,
+  startApi,
+} from './harness.test-support.js';
 
 const QUESTIONS = {
   first: 'What endpoints create a location?',
@@ -96,12 +93,19 @@ describe('the newcomer tour', () => {
     await page.getByLabel('API key').fill(api.key);
     await page.getByRole('button', { name: 'Sign in' }).click();
     const workspace = page.getByLabel('Workspace', { exact: true });
-    await workspace.fill(api.workspaceId);
-    await workspace.press('Enter');
-    await page
-      .getByRole('status')
-      .filter({ hasText: /^\d{3,} in the workspace$/ })
-      .waitFor();
+    const switchTo = async (id: string) => {
+      await workspace.fill(id);
+      await workspace.press('Enter');
+    };
+    /** The tour's workspace, its 500-odd documents listed. */
+    const home = async () => {
+      await switchTo(api.workspaceId);
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^\d{3,} in the workspace$/ })
+        .waitFor();
+    };
+    await home();
     await checkpoint('signed-in');
 
     // Upload a Markdown file: it lands at the top of the list.
@@ -164,18 +168,12 @@ describe('the newcomer tour', () => {
 
     // Switch to a workspace that does not exist: a notice, no rows; then back.
     const empty = uniqueWorkspace('tour-empty');
-    await workspace.fill(empty);
-    await workspace.press('Enter');
+    await switchTo(empty);
     await nav('Documents');
     await page.getByText(`There is no workspace “${empty}” yet`).waitFor();
     expect(await documents.locator('tbody tr').count()).toBe(0);
     await checkpoint('missing-workspace');
-    await workspace.fill(api.workspaceId);
-    await workspace.press('Enter');
-    await page
-      .getByRole('status')
-      .filter({ hasText: /^\d{3,} in the workspace$/ })
-      .waitFor();
+    await home();
 
     // Browse the graph from a search.
     await nav('Graph');

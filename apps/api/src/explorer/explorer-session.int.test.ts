@@ -1,22 +1,15 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createJsonLogger, loadConfig } from '@agentic-rag/core';
-import { createRuntime } from '@agentic-rag/core/runtime';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serviceWithAdmin } from '../../../../test/api.js';
-import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../../test/backends.js';
-import { createApi } from '../server.js';
-
-// Debian's build, installed by .ci/provision-services.sh; Playwright's own browser download is not used.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
-// Numbered after the console test's screenshots, in the same folder.
-const ARTIFACTS = path.join(REPO, 'artifacts', 'console');
+import {
+  ARTIFACTS,
+  buildConsole,
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  REPO,
+  startApi as startConsoleApi,
+} from '../console/harness.test-support.js';
 const KEY_ITEM = 'agentic-rag.apiKey';
 
 /** One /graphql answer a tab got: the key it sent, `(none)` without one. */
@@ -25,54 +18,16 @@ interface Answer {
   status: number;
 }
 
-/** The console as `pnpm build` makes it, from the sources under test (as console.int.test.ts does). */
-function buildConsole(): void {
-  const root = path.join(REPO, 'apps', 'console');
-  const vite = createRequire(path.join(root, 'package.json')).resolve('vite/package.json');
-  const result = spawnSync(
-    process.execPath,
-    [path.join(path.dirname(vite), 'bin', 'vite.js'), 'build', '--logLevel', 'error'],
-    { cwd: root, encoding: 'utf8' },
-  );
-  if (result.status !== 0) throw new Error(`vite build failed: ${result.stderr}`);
-}
-
-/** The real API with console and explorer; its default workspace holds a page the example query finds. */
+/** The API with a page in its default workspace that the explorer's example query finds. */
 async function startApi() {
-  const sql = await testBackends().at(-1)!.open();
-  const workspaceId = uniqueWorkspace('explorer-session');
-  const config = loadConfig({
-    ...process.env,
-    REDIS_URL: undefined,
-    AGENTIC_RAG_INGEST_MODE: 'inline',
-    AGENTIC_RAG_WORKSPACE: workspaceId,
-    AGENTIC_RAG_INGEST_ON_START: 'false',
-    LOG_LEVEL: 'silent',
-  });
-  const logger = createJsonLogger({ level: 'error', write: (line) => process.stderr.write(line) });
-  const runtime = await createRuntime({ config, sql, logger });
-  const { service, key, authorization } = await serviceWithAdmin(runtime);
-  await service.ingest(await service.authenticate(authorization), {
-    workspaceId,
-    documents: [
-      {
-        id: 'guides/locations.md',
-        content: '# Locations\n\nTo create a location, use the endpoint POST /v1/locations.\n',
-      },
-    ],
-  });
-  const api = await createApi(service);
-  await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
-  const close = async () => {
-    api.server.closeAllConnections();
-    await new Promise((resolve) => api.server.close(resolve));
-    await api.stop();
-    await dropWorkspace(sql, workspaceId);
-    await runtime.close();
-    await sql.close();
-  };
-  return { origin, key, close };
+  const api = await startConsoleApi();
+  await api.ingest([
+    {
+      id: 'guides/locations.md',
+      content: '# Locations\n\nTo create a location, use the endpoint POST /v1/locations.\n',
+    },
+  ]);
+  return api;
 }
 
 describe('the explorer shares the console sign-in', () => {
@@ -86,10 +41,7 @@ describe('the explorer shares the console sign-in', () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     buildConsole();
     api = await startApi();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
 
   afterAll(async () => {

@@ -1,18 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
 import { asApiError, graphql, type ApiError } from '../api/graphql.js';
+import type { DeadLettersQuery } from '../api/generated/graphql.js';
 import { DEAD_LETTERS, RETRY_DEAD_LETTERS } from '../api/operations.js';
 import { ErrorMessage } from '../layout/ErrorMessage.js';
 import { useSession } from '../session/session.js';
 
-interface DeadLetter {
-  id: string;
-  kind: string;
-  document: string;
-  workspaceId: string;
-  error: string;
-  attempts: number;
-  failedAt: string;
-}
+type DeadLetter = DeadLettersQuery['deadLetters'][number];
 
 /** Jobs that used up their attempts, put back on the queue one by one or all at once (admin keys). */
 export function DeadLetters() {
