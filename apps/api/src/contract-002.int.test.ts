@@ -23,7 +23,7 @@ import { jobDefaults } from '../../../packages/agentic-rag/src/queue/ingest-queu
 import { createApi } from './server.js';
 
 /**
- * Design document 002 (the agentic RAG pipeline), replayed: its configuration defaults, its request
+ * The agentic RAG pipeline's design document, replayed: its configuration defaults, its request
  * flow (stages, spans, tool routing, the response shape), its cache, data model, queue names,
  * observability, and AGENTIC_RAG_ENABLED on every transport. Where we chose otherwise, the test
  * asserts our choice and docs/design-conformance.md says why.
@@ -136,8 +136,9 @@ describe('002 "Configuration (env)": every variable and default', () => {
       attempts: 3,
       backoff: { type: 'exponential', delay: 5000 },
     });
-    // `${AGENTIC_RAG_QUEUE_NAME}:dlq` in 002; BullMQ refuses ':' in a queue name (its keys are
-    // `bull:<name>:<suffix>`, so `agentic-rag:dlq` would live inside agentic-rag's own keys).
+    // The design's `${AGENTIC_RAG_QUEUE_NAME}:dlq` (docs/queue.md): BullMQ refuses ':' in a queue
+    // name (its keys are `bull:<name>:<suffix>`, so `agentic-rag:dlq` would live inside
+    // agentic-rag's own keys).
     expect(deadLetterQueueName(config.AGENTIC_RAG_QUEUE_NAME)).toBe('agentic-rag-dlq');
   });
 });
@@ -281,7 +282,7 @@ describe('002 request flow, data model and observability on the running API', ()
 
   it.each([
     ['rag_documents', ['workspace_id', 'source_path', 'corpus_version']],
-    // 002's `embedding_array` copy was dropped (migration 2026-11-27_1): nothing read it, and
+    // The design's `embedding_array` copy was dropped (migration 2026-11-27_1): nothing read it, and
     // `embedding::real[]` gives the same array.
     ['rag_chunks', ['embedding', 'start_offset', 'end_offset']],
     ['rag_jobs', ['status', 'trace_id']],

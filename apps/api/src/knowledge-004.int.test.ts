@@ -9,11 +9,11 @@ import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../test/back
 import { createApi } from './server.js';
 
 /**
- * Design document 004 over the real API: its KnowledgeDataLoader pack, verbatim, ingested through
- * GraphQL, then its step-by-step trace replayed with the SDK's KnowledgeProvider (the query of its
- * step 4, entity user:alice). The loader, the structurers and the formatter's own example are
- * replayed in packages/agentic-rag/src/knowledge/contract-004.int.test.ts and
- * packages/client/src/format.test.ts.
+ * The Knowledge Integration design document (docs/knowledge-packs.md) over the real API: its
+ * KnowledgeDataLoader pack, verbatim, ingested through GraphQL, then its step-by-step trace
+ * replayed with the SDK's KnowledgeProvider (the query of its step 4, entity user:alice). The
+ * loader, the structurers and the formatter's own example are replayed in
+ * packages/agentic-rag/src/knowledge/contract-004.int.test.ts and packages/client/src/format.test.ts.
  */
 const fixture = (name: string) =>
   readFileSync(

@@ -271,7 +271,8 @@ describe('REST search contract', () => {
   it('serves its OpenAPI document', async () => {
     const reply = await call('GET', '/openapi.json');
     expect(reply.body.openapi).toBe('3.1.0');
-    // 003's three paths first; the routes beyond the contract (streaming, admin refresh) follow.
+    // The REST contract's three paths first (docs/rest-contract.md); the routes beyond the contract
+    // (streaming, admin refresh) follow.
     expect(Object.keys(reply.body.paths).slice(0, 3)).toEqual([
       '/search/semantic',
       '/search/expand-graph',

@@ -136,7 +136,7 @@ describe('@agentic-rag/client', () => {
     const sdk = client();
     await expect(sdk.semanticSearch({ query: 'ab' })).rejects.toMatchObject({
       name: 'AgenticRagError',
-      // the REST contract's validation code (003)
+      // the REST contract's validation code (docs/rest-contract.md)
       code: 'INVALID_PARAMETER',
       status: 400,
       message: 'query must be at least 3 characters',
@@ -207,7 +207,8 @@ describe('@agentic-rag/client', () => {
       formatters: { user_profile: 'Bob: {content}', skills: (pieces) => `${pieces.length} procedure(s)` },
     });
     const provided = await provider.provide('failover duty');
-    // 004's routing: Bob's metadata (then the global metadata) and his preference to user_profile.
+    // Routing as docs/knowledge-packs.md has it: Bob's metadata (then the global metadata) and his
+    // preference to user_profile.
     expect(provided.user_profile).toBe(
       'name: Bob\nrole: developer\n\nescalation: page the incident commander after 15 minutes\nteam: Platform SRE\n\n' +
         'Bob: Bob never takes failover duty on Fridays.',

@@ -26,9 +26,9 @@ const GUIDES = [
 const page = (file: string) => `northwind/${file}`;
 
 /**
- * Design 000 ("Agent Knowledge Integration Options") replayed against our system, example by
+ * The design document "Agent Knowledge Integration Options" replayed against our system, example by
  * example, through the MCP transport an agent uses (streamable HTTP, the SDK's own client) on the
- * real Postgres. Each `it` names the section of 000 it checks; docs/graph.md lists them with the
+ * real Postgres. Each `it` names the document's section it checks; docs/graph.md lists them with the
  * ones we deliberately leave to other parts (crawling, curated precision, latency).
  */
 describe('design 000 contract', () => {
@@ -147,9 +147,9 @@ describe('design 000 contract', () => {
     }
     const sources = results.map((hit: Json) => hit.sourceId);
     expect(sources[0]).toBe(`${SPEC}#paths/locations/post`);
-    // Not as 000 step 2 has it: "endpoint" in the question narrows the search to API operations,
-    // so no doc page is among these hits; the pages come with graph_find_endpoints (doc_url) and
-    // with a question that does not ask for an endpoint.
+    // Not as the design's example flow has it (docs/design-conformance.md): "endpoint" in the
+    // question narrows the search to API operations, so no doc page is among these hits; the pages
+    // come with graph_find_endpoints (doc_url) and with a question that does not ask for an endpoint.
     const prose = await json('kb_search', { query: 'how do I create a location', top_k: 10 });
     expect(prose.results.some((hit: Json) => hit.sourceId.startsWith('northwind/guides/'))).toBe(true);
   });
@@ -168,7 +168,7 @@ describe('design 000 contract', () => {
       `SELECT DISTINCT type FROM rag_entities WHERE workspace_id = $1 ORDER BY type`,
       [ws],
     );
-    // 000's Operation{type} is our OperationType (create, read, update, delete, list, action).
+    // The design's Operation{type} is our OperationType (create, read, update, delete, list, action).
     expect(types.rows.map((row) => row.type)).toEqual(
       expect.arrayContaining(['Resource', 'Endpoint', 'OperationType', 'Field', 'DocPage']),
     );

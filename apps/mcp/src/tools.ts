@@ -234,7 +234,7 @@ export function mcpTools(config: Config): McpTool[] {
         resource: found.resourceId,
         operation: operation ?? null,
         via: found.via,
-        // 000's Endpoint{method, path, title, doc_url}, with what else we know of it.
+        // Endpoint{method, path, title, doc_url} as docs/graph.md has it, with what else we know of it.
         endpoints: found.endpoints.map(({ docUrl, ...endpoint }) => ({ ...endpoint, doc_url: docUrl })),
       };
     },

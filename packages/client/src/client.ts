@@ -25,8 +25,9 @@ import type {
 
 export interface ClientOptions {
   /**
-   * The API's root. Default: `RAG_SERVICE_URL` when the process has it (003's name for where the
-   * RAG service is), else `http://localhost:4000`, where `pnpm start` listens.
+   * The API's root. Default: `RAG_SERVICE_URL` when the process has it (the REST contract's name
+   * for where the RAG service is, docs/rest-contract.md), else `http://localhost:4000`, where
+   * `pnpm start` listens.
    */
   baseUrl?: string;
   /** Used when a call names none. */

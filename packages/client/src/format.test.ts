@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { applyFormatter, formatKnowledge } from './format.js';
 import { DOCUMENT_BUNDLE, fact, piece } from './test-fixtures.js';
 
-/** 004's output, verbatim from the document (its code block ends the last line with a newline). */
+/** The knowledge design's formatter output, verbatim (its code block ends the last line with a newline). */
 const DOCUMENT_OUTPUT = readFileSync(
   new URL('../../agentic-rag/src/knowledge/fixtures/004-formatter-output.txt', import.meta.url),
   'utf8',

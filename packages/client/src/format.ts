@@ -1,8 +1,9 @@
 import type { GraphFact, KnowledgeBundle, ScoredPiece } from './knowledge.js';
 
 /**
- * 004's `KnowledgeFormatter` settings. The older names stay accepted: `tags` and `scores` for
- * `includeTags` and `includeScores`, and `delimiters` (put around each section's title).
+ * `KnowledgeFormatter` settings as docs/knowledge-packs.md has them. The older names stay
+ * accepted: `tags` and `scores` for `includeTags` and `includeScores`, and `delimiters` (put
+ * around each section's title).
  */
 export interface FormatOptions {
   /** Between sections (default `"\n\n"`). */
@@ -87,7 +88,7 @@ export function relationshipLine(fact: GraphFact, options: FormatOptions = {}): 
 }
 
 /**
- * The bundle as prompt text, 004's `KnowledgeFormatter`: `[Metadata]`, `[Global Metadata]`,
+ * The bundle as prompt text (docs/knowledge-packs.md, formatter): `[Metadata]`, `[Global Metadata]`,
  * `[Knowledge]` and `[Relationships]` sections, each only when it has something, separated by the
  * section delimiter; metadata keys sorted, pieces by (−score, id) separated by the item delimiter,
  * relationships by (relation, target). The same bundle always gives the same bytes.

@@ -57,7 +57,8 @@ export class KnowledgeProvider {
     const search = (filters: Record<string, unknown>, k: number, words = query) =>
       client.search({ query: words, workspaceId, k, filters: { kind: 'knowledge', ...filters } });
 
-    // 004: pieces are searched only for a non-empty query; metadata and the graph come regardless.
+    // Pieces are searched only for a non-empty query; metadata and the graph come regardless
+    // (docs/knowledge-packs.md, retrieval).
     const searching = query.trim().length > 0;
     const none = { hits: [] as SearchHit[] };
     const [own, shared, profiles, globals] = await Promise.all([
@@ -116,8 +117,9 @@ export class KnowledgeProvider {
     const { facts: graph, pieceFiles } = entityId
       ? await this.graphAround([...new Set(seeds)], query, files)
       : { facts: [], pieceFiles: new Map<string, string>() };
-    // An edge that links a piece brings the piece along, scored by the edge's depth (004: graph
-    // traversal extracts linked pieces); a piece found both ways keeps the higher score.
+    // An edge that links a piece brings the piece along, scored by the edge's depth (graph
+    // traversal extracts linked pieces, docs/knowledge-packs.md); a piece found both ways keeps
+    // the higher score.
     for (const fact of graph) {
       if (fact.pieceId === null) continue;
       const known = ranked.get(fact.pieceId);
@@ -145,7 +147,7 @@ export class KnowledgeProvider {
   }
 
   /**
-   * Prompt text per info type, routed as design document 004 says: the entity's metadata to
+   * Prompt text per info type, routed as docs/knowledge-packs.md says: the entity's metadata to
    * `user_profile` (or `metadataInfoType`), each piece to its own `info_type`, an edge linking a
    * piece to that piece's, an edge from the entity to `user_profile`, any other edge to `context`.
    */

@@ -13,7 +13,7 @@ export interface ScoredPiece {
   score: number;
 }
 
-/** One edge of the graph around the entity (004's `graph_context` entry). */
+/** One edge of the graph around the entity (what the knowledge design calls a `graph_context` entry). */
 export interface GraphFact {
   /** `source RELATION target`, stable across calls. */
   id: string;

@@ -3,7 +3,7 @@ import type { KnowledgeBundle } from './knowledge.js';
 import { routeKnowledge } from './route.js';
 import { DOCUMENT_BUNDLE, fact, piece } from './test-fixtures.js';
 
-/** What retrieval gives for 004's trace: Alice's profile, the LES-RANS piece, and its edge. */
+/** What retrieval gives for the knowledge design's trace: Alice's profile, the LES-RANS piece, its edge. */
 const TRACE: KnowledgeBundle = {
   query: 'Set up an LES simulation for jet noise',
   namespace: { workspaceId: 'cfd', entityId: 'user:alice' },
@@ -27,9 +27,9 @@ describe('routeKnowledge (004 KnowledgeProvider routing)', () => {
   it('gives 004’s step 7: the profile as user_profile, the procedure as instructions', () => {
     const provided = routeKnowledge(TRACE);
     expect(Object.keys(provided)).toEqual(['instructions', 'user_profile']);
-    // 004: "user_profile": "specialization: turbomachinery\nteam: aero"
+    // The trace's "user_profile": "specialization: turbomachinery\nteam: aero"
     expect(provided.user_profile).toBe('specialization: turbomachinery\nteam: aero');
-    // 004: "instructions": "[procedure] Initialize transient LES from converged RANS..."
+    // The trace's "instructions": "[procedure] Initialize transient LES from converged RANS..."
     expect(provided.instructions).toBe(
       '[procedure] Initialize transient LES from converged RANS -- cuts spin-up by ~40%\n' +
         '  Tags: les, initialization, rans\n\nSPECIALIZES_IN → Technique:les',

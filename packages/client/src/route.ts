@@ -25,7 +25,7 @@ interface Bucket {
 }
 
 /**
- * 004's `KnowledgeProvider` routing: the bundle as `{info_type: text}`.
+ * `KnowledgeProvider` routing (docs/knowledge-packs.md): the bundle as `{info_type: text}`.
  *
  * | source                                      | goes to                                   |
  * | entity metadata (then global metadata)      | `metadataInfoType` (`user_profile`)       |

@@ -24,8 +24,9 @@ export const fact = (fields: Partial<GraphFact> & Pick<GraphFact, 'relation' | '
 });
 
 /**
- * The bundle behind 004's "Output structure" example, given out of order: the formatter sorts
- * metadata keys, pieces by (−score, id) and relationships by (relation, target) itself.
+ * The bundle behind the knowledge design's "Output structure" example (docs/knowledge-packs.md),
+ * given out of order: the formatter sorts metadata keys, pieces by (−score, id) and relationships
+ * by (relation, target) itself.
  */
 export const DOCUMENT_BUNDLE: KnowledgeBundle = {
   query: 'Set up an LES simulation for jet noise',

@@ -39,7 +39,7 @@ export type RagAnswerStreamEvent =
   | { type: 'final'; answer: RagAnswer }
   | { type: 'error'; code: string; message: string; retryable: boolean };
 
-// The REST contract (document 003) is not in schema.graphql; these shapes follow its routes.
+// The REST contract (docs/rest-contract.md) is not in schema.graphql; these shapes follow its routes.
 
 export interface SemanticSearchRequest {
   query: string;

@@ -5,8 +5,8 @@ import { sendJson } from '../http-errors.js';
 export const ADMIN_REFRESH_ROUTE = '/admin/kb/refresh';
 
 /**
- * `POST /admin/kb/refresh?url=<page>[&full=true][&workspace=<id>]` — design document 000's
- * on-demand refresh: fetches one page of a crawled site now and answers what became of its
+ * `POST /admin/kb/refresh?url=<page>[&full=true][&workspace=<id>]` — the on-demand refresh of
+ * docs/web-sources.md: fetches one page of a crawled site now and answers what became of its
  * document. An admin key whose scope holds the workspace; errors are the REST error shape with
  * the service's codes (SOURCE_OUTSIDE_ROOT, FETCH_BLOCKED, ROBOTS_DISALLOWED, ...).
  */

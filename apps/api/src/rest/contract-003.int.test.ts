@@ -13,9 +13,9 @@ import { createApi } from '../server.js';
 const TEXTBOOK = fileURLToPath(new URL('../../../../simulated_ingestion/textbook', import.meta.url));
 
 /**
- * 003's examples name Table 5.1 and Figure 7.2, which the sample textbook does not have. Table 5.1
- * comes in a two-page PDF (its caption on page 2), which the PDF loader pages; Figure 7.2 in a
- * Markdown page whose front matter says which printed page it is.
+ * The REST contract's examples name Table 5.1 and Figure 7.2, which the sample textbook does not
+ * have. Table 5.1 comes in a two-page PDF (its caption on page 2), which the PDF loader pages;
+ * Figure 7.2 in a Markdown page whose front matter says which printed page it is.
  */
 async function inventoryPdf(): Promise<Uint8Array> {
   return writePdf([
@@ -70,7 +70,7 @@ const RELATION_TYPES = [
   'REFERENCED_BY',
   'PART_OF',
 ];
-/** `formula_3_2`, `table_A_1`, `chapter_3`: 003's id form (chunks would be 32 hex digits). */
+/** `formula_3_2`, `table_A_1`, `chapter_3`: the REST contract's id form (chunks would be 32 hex digits). */
 const ENTITY_ID = /^[a-z]+_([A-Z]|\d+)(_\d+)*$/;
 const RESULT_KEYS = [
   'chapter',
@@ -105,10 +105,10 @@ interface Reply {
 }
 
 /**
- * Every example of 003 (the REST integration document), replayed over HTTP by a client that knows
- * only that document: no API key (AGENTIC_RAG_AUTH=off, as on a developer's loopback) and no
- * `?workspace=` (the server's AGENTIC_RAG_WORKSPACE). Field names, types, statuses and messages
- * are checked to the letter.
+ * Every example of the REST integration design document (docs/rest-contract.md), replayed over
+ * HTTP by a client that knows only that document: no API key (AGENTIC_RAG_AUTH=off, as on a
+ * developer's loopback) and no `?workspace=` (the server's AGENTIC_RAG_WORKSPACE). Field names,
+ * types, statuses and messages are checked to the letter.
  */
 describe('003 REST contract, to the letter', () => {
   let runtime: RagRuntime;
@@ -126,7 +126,7 @@ describe('003 REST contract, to the letter', () => {
     const text = await response.text();
     return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
   };
-  /** 003's error format, exactly: `{detail, status_code, error_code, timestamp}`. */
+  /** The contract's error format, exactly: `{detail, status_code, error_code, timestamp}`. */
   const expectError = (reply: Reply, status: number, code: string, detail: string) => {
     expect(reply.status).toBe(status);
     expect(Object.keys(reply.body).sort()).toEqual(['detail', 'error_code', 'status_code', 'timestamp']);
@@ -504,7 +504,7 @@ describe('003 REST contract, to the letter', () => {
 
   it('serves the facade at the root of the API: 003 paths with no prefix', async () => {
     const spec = await call('GET', '/openapi.json');
-    // 003's three paths first; the routes beyond the contract (streaming, admin refresh) follow.
+    // The contract's three paths first; the routes beyond the contract (streaming, admin refresh) follow.
     expect(Object.keys(spec.body.paths).slice(0, 3)).toEqual([
       '/search/semantic',
       '/search/expand-graph',

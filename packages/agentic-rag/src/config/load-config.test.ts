@@ -39,7 +39,8 @@ describe('loadConfig defaults', () => {
     ['AGENTIC_RAG_QUEUE_NAME', 'agentic-rag'],
     ['AGENTIC_RAG_JOB_ATTEMPTS', 3],
     ['AGENTIC_RAG_JOB_BACKOFF_MS', 5000],
-    // 002's defaults for its two channels; lexical, ours, is the anchor of adaptive fusion.
+    // The pipeline design's defaults for its two channels (docs/design-conformance.md); lexical,
+    // ours, is the anchor of adaptive fusion.
     ['HYBRID_VECTOR_WEIGHT', 0.7],
     ['HYBRID_LEXICAL_WEIGHT', 1],
     ['HYBRID_GRAPH_WEIGHT', 0.3],
@@ -57,7 +58,7 @@ describe('loadConfig defaults', () => {
     ['RAG_EMBEDDER_TIMEOUT_MS', 30_000],
     ['RAG_EMBEDDER_MAX_RETRIES', 4],
     ['RAG_LLM', 'offline'],
-    // 001's Knowledge Retriever switches.
+    // The Knowledge Retriever's switches (docs/design-conformance.md).
     ['RETRIEVAL_MAX_PRIMARY_RESULTS', 5],
     ['RETRIEVAL_MAX_TOTAL_CHUNKS', 15],
     ['RETRIEVAL_MAX_DEPTH', 3],

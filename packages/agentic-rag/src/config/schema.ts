@@ -260,7 +260,7 @@ export const configSchema = z.object({
   RAG_RERANKER_URL: url(['http', 'https']),
   RAG_RERANKER_TIMEOUT_MS: int(10_000, 100, 600_000),
   MMR_LAMBDA: weight(1),
-  // The Knowledge Retriever's switches (design document 001), with its defaults.
+  // The Knowledge Retriever's switches, with its design's defaults (docs/design-conformance.md).
   CONTEXT_TOKEN_LIMIT: int(4000, 100, 200_000),
   RETRIEVAL_MAX_PRIMARY_RESULTS: int(5, 1, 100),
   RETRIEVAL_MAX_TOTAL_CHUNKS: int(15, 1, 200),

@@ -217,7 +217,7 @@ export function graphStoreContract(name: string, open: () => Promise<GraphFixtur
           { from: 'Resource:location', to: 'Resource:shipment', type: 'RELATED_TO', weight: 1 },
         ],
       });
-      // (e:Endpoint)-[:DOC_DESCRIBES]->(d:DocPage), as 000's query reads it.
+      // (e:Endpoint)-[:DOC_DESCRIBES]->(d:DocPage), as the design's query reads it (docs/graph.md).
       const described = await store.neighbourhood({
         workspaceId: ws,
         seeds: ['Endpoint:POST /locations'],

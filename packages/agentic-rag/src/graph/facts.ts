@@ -27,7 +27,7 @@ export const ENTITY_TYPES = [
   'Identifier',
   'Acronym',
   'Concept',
-  // documentation pages (000's DocPage{url, title})
+  // documentation pages (DocPage{url, title}, docs/graph.md)
   'DocPage',
 ] as const;
 

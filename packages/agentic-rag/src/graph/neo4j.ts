@@ -111,7 +111,8 @@ export class Neo4jGraphStore implements GraphStore {
     await this.write(async (tx) => {
       const touched = await removeSourceFacts(tx, src);
       await tx.run(
-        // 002's RagSource {id, workspaceId}: the id is the source path (uid adds the workspace).
+        // RagSource {id, workspaceId} as docs/graph.md has it: the id is the source path (uid adds
+        // the workspace).
         'MERGE (s:RagSource {uid: $src}) ON CREATE SET s.id = $path, s.workspaceId = $ws, s.sourcePath = $path',
         {
           src,

@@ -14,10 +14,11 @@ import { structureByRules } from './rule-based.js';
 import { structureKnowledge } from './structure.js';
 
 /**
- * Design document 004 (Knowledge Integration), stage 1 and 2, replayed on the real database:
- * its KnowledgeDataLoader pack and its structured trace piece verbatim (fixtures/), its free text
- * through both structurers, its validation and security rules. Stages 3 and 4 (provider routing,
- * formatter) are replayed over the API in apps/api/src/knowledge-004.int.test.ts.
+ * The Knowledge Integration design document (docs/knowledge-packs.md), stages 1 and 2, replayed
+ * on the real database: its KnowledgeDataLoader pack and its structured trace piece verbatim
+ * (fixtures/), its free text through both structurers, its validation and security rules. Stages
+ * 3 and 4 (provider routing, formatter) are replayed over the API in
+ * apps/api/src/knowledge-004.int.test.ts.
  */
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 const DATA_LOADER_PACK = fixture('004-data-loader-pack.json');

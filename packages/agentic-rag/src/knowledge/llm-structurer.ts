@@ -18,7 +18,7 @@ export interface LlmStructuring {
 
 /**
  * The structuring prompt: extract entities, facts, procedures and relationships into a pack in
- * design document 004's form, and never copy credentials.
+ * the canonical form of docs/knowledge-packs.md, and never copy credentials.
  */
 const PROMPT = `You turn an expert's notes into a knowledge pack for an AI agent: extract the entities,
 facts, procedures and relationships the notes state.

@@ -51,7 +51,7 @@ describe('structureByRules', () => {
     expect(pieces[0]!.piece_id).toMatch(/^p-[0-9a-f]{12}$/);
   });
 
-  // 004's "Two Dimensions of Classification" table, its example for each knowledge type.
+  // The knowledge design's classification table, its example for each knowledge type.
   it.each([
     ['Smagorinsky constant of 0.1 works better than default 0.17', 'fact', 'context'],
     ['Always check mesh quality before CHT runs', 'instruction', 'instructions'],
@@ -59,7 +59,7 @@ describe('structureByRules', () => {
     ['Step 1: Initialize with steady-state. Step 2: Switch to transient...', 'procedure', 'instructions'],
     ['Residuals showed unexpected oscillation around iteration 500', 'note', 'context'],
     ['On case JN-042 we tried dynamic Smagorinsky and saw 15% improvement', 'episodic', 'context'],
-    // 004's trace: the expert's words become a procedure the agent follows.
+    // The design's step-by-step trace: the expert's words become a procedure the agent follows.
     ['Initialize LES from converged RANS -- cuts spin-up by ~40%', 'procedure', 'instructions'],
     // "a procedure describing how a past experiment was done is context"
     ['On case JN-042 we ran it in two steps:\n1. RANS\n2. LES from the RANS field', 'procedure', 'context'],

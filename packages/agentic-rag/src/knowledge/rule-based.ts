@@ -8,7 +8,7 @@ const PAST =
 /** Cue words of each kind of statement, strongest first; a statement takes the first that matches. */
 const CUES: ReadonlyArray<[KnowledgeType, RegExp]> = [
   // "First ..., then ...", "Step 2:", numbered or bulleted lists, or a paragraph that opens with a
-  // step of a workflow (004's "Initialize LES from converged RANS"): how something is done.
+  // step of a workflow ("Initialize LES from converged RANS"): how something is done.
   [
     'procedure',
     /(^|\n)\s*(\d+[.)]|step \d+\b)|\bfirst\b.*\bthen\b|\bto (deploy|release|set up|configure|install|restart|roll back)\b|^(initiali[sz]e|switch|ramp|start|run|set up|configure|install|deploy|restart|refine|roll back)\b/i,
@@ -22,13 +22,13 @@ const CUES: ReadonlyArray<[KnowledgeType, RegExp]> = [
     'preference',
     /\b(prefers?|preferred|likes?|loves?|hates?|dislikes?|favou?rite|rather than|instead of)\b/i,
   ],
-  // An observation rather than a settled fact (004: "Residuals showed unexpected oscillation").
+  // An observation rather than a settled fact ("Residuals showed unexpected oscillation").
   ['note', /\b(observed|noticed|showed|seems?|seemed|unexpected(ly)?|interesting(ly)?|note that)\b/i],
 ];
 
 /**
- * Where each kind of statement is filed. 004: "a procedure that the agent should follow is
- * `instructions`; a procedure describing how a past experiment was done is `context`".
+ * Where each kind of statement is filed. A procedure the agent should follow is `instructions`; a
+ * procedure describing how a past experiment was done is `context` (docs/knowledge-packs.md).
  */
 const INFO_TYPE: Record<KnowledgeType, string> = {
   procedure: 'instructions',

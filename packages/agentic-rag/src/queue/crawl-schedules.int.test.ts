@@ -9,8 +9,9 @@ import { crawlScheduleId, scheduleCrawl } from './crawl-jobs.js';
 import { IngestQueue } from './ingest-queue.js';
 
 /**
- * 000's "nightly incremental crawl + weekly full crawl" as two schedules of one site on a real
- * Redis queue: they must coexist, and asking again for either mode replaces only that one.
+ * A "nightly incremental crawl + weekly full crawl" (docs/web-sources.md) as two schedules of one
+ * site on a real Redis queue: they must coexist, and asking again for either mode replaces only
+ * that one.
  */
 describe.runIf(process.env.REDIS_URL)('crawl schedules: incremental and full side by side', () => {
   let sql: Sql;

@@ -16,7 +16,7 @@ import { expandReferences, REFERENCE_SCORE_DECAY } from './references.js';
 import type { RetrievalHit } from './types.js';
 
 /**
- * Design document 001 (the Knowledge Retriever), replayed against the sample OpenAPI spec on the
+ * The Knowledge Retriever's design document, replayed against the sample OpenAPI spec on the
  * real database: semantic search, breadth-first `ref_ids` expansion, context assembly, limits,
  * edge cases, and each configuration switch. Where we chose otherwise, docs/design-conformance.md.
  */
@@ -130,7 +130,7 @@ describe('001 Knowledge Retriever over the sample OpenAPI spec', () => {
     await pipeline.ingestSources({ workspaceId, sources: [API_DOCS] });
     const write = (sourcePath: string, text: string, metadata: Record<string, unknown>, ws = workspaceId) =>
       store.writeDocument({ ...singleChunkDocument({ workspaceId: ws, sourcePath, text }), metadata });
-    // 001's own ref_ids format: {"referenced_chunk_id": [additional_context], ...}.
+    // The design's own ref_ids format: {"referenced_chunk_id": [additional_context], ...}.
     await write('notes/object-refs.md', 'object form', {
       ref_ids: { [`${SPEC}#components/schemas/Location`]: [], [`${SPEC}#paths/locations/post/errors`]: [] },
     });

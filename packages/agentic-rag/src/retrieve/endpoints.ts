@@ -33,9 +33,9 @@ export interface FoundEndpoint {
   operationType: string | null;
   /** The document that defines the operation (an OpenAPI operation), when one does. */
   sourceId: string | null;
-  /** 000's `title`: the operation's summary. */
+  /** `title` (docs/graph.md): the operation's summary. */
   title: string | null;
-  /** 000's `doc_url`: the page that describes the endpoint most (docPages[0]), when one does. */
+  /** `doc_url` (docs/graph.md): the page that describes the endpoint most (docPages[0]), when one does. */
   docUrl: string | null;
   /** The doc pages that describe it (`(Endpoint)-[:DOC_DESCRIBES]->(DocPage)`), most first. */
   docPages: DescribingPage[];
@@ -125,7 +125,7 @@ export async function findEndpoints(
 }
 
 /**
- * The doc pages each endpoint is described by, as 000's query reads them:
+ * The doc pages each endpoint is described by, as the design's query reads them (docs/graph.md):
  * `OPTIONAL MATCH (e)-[:DOC_DESCRIBES]->(d:DocPage)`. Sets docPages and docUrl in place.
  */
 async function addDescribingPages(

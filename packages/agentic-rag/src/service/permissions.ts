@@ -3,8 +3,8 @@ import type { Role } from '../auth/index.js';
 /**
  * Every operation the service runs, the weakest role that may run it, whether it writes
  * (writes are audited), whether it serves the knowledge itself (switched off with
- * AGENTIC_RAG_ENABLED=false, which design 002 puts the agentic pipeline behind; ingestion and
- * upkeep stay available, so a corpus can be loaded before answering is switched on), and whether
+ * AGENTIC_RAG_ENABLED=false, the pipeline's feature flag, docs/design-conformance.md; ingestion
+ * and upkeep stay available, so a corpus can be loaded before answering is switched on), and whether
  * it needs a key for every workspace (`*`). Transports name operations from this table; the access matrix test
  * walks it, so an operation added here without a transport, or to a transport without being
  * here, fails that test.

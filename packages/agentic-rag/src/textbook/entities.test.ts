@@ -9,7 +9,7 @@ describe('parseDocumentId', () => {
     ['section_3_1_2', 'Section:3.1.2'],
     ['chapter_3', 'Chapter:3'],
     ['appendix_A', 'Appendix:A'],
-    // The form answered before, 003's own abbreviation, mixed separators and case.
+    // The form answered before, the REST contract's own abbreviation, mixed separators and case.
     ['algorithm:3.2', 'Algorithm:3.2'],
     ['algo_4_1', 'Algorithm:4.1'],
     ['eq_7_5', 'Formula:7.5'],

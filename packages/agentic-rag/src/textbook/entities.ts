@@ -29,8 +29,9 @@ export type RelationType = (typeof RELATION_TYPES)[number];
 /** Graph types a document id may name: the traverse types and chapters. */
 const ID_TYPES = [...TRAVERSE_TYPES, 'chapter'] as const;
 /**
- * Short forms a client may write for a type: 003 itself writes `algo_4_1`. Only unambiguous
- * ones: `ex` could be an example or an exercise, so it is not here.
+ * Short forms a client may write for a type: the REST contract itself writes `algo_4_1`
+ * (docs/rest-contract.md). Only unambiguous ones: `ex` could be an example or an exercise, so it
+ * is not here.
  */
 const TYPE_ALIASES: Readonly<Record<string, (typeof ID_TYPES)[number]>> = {
   algo: 'algorithm',
@@ -47,7 +48,7 @@ const TYPE_ALIASES: Readonly<Record<string, (typeof ID_TYPES)[number]>> = {
   app: 'appendix',
 };
 /**
- * A numbered entity's document id: the canonical `algorithm_3_2` (003's form) or the earlier
+ * A numbered entity's document id: the canonical `algorithm_3_2` (the REST contract's) or the earlier
  * `algorithm:3.2`, with any short type from TYPE_ALIASES and `.` or `_` between the parts of the
  * number. A letter leads an appendix number (`table_A_1`, `appendix_A`).
  */
@@ -108,10 +109,10 @@ export function entityFields(entity: GraphEntity, definition?: Definition): Enti
     id: documentId(entity),
     type: entity.type.toLowerCase(),
     number: text(properties.number),
-    // 003 gives every entity a title; an equation has none of its own, so its name stands in.
+    // The contract gives every entity a title; an equation has none of its own, so its name stands in.
     title: text(properties.title) ?? entity.name,
     chapter: text(properties.chapter),
-    // A section is its own section (003's `section` is where to cite it from).
+    // A section is its own section (the contract's `section` is where to cite it from).
     section: text(properties.section) ?? (entity.type === 'Section' ? text(properties.number) : null),
     page_number: pageNumber(text(properties.page)) ?? definition?.pageNumber ?? null,
   };

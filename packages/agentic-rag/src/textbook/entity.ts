@@ -4,7 +4,10 @@ import { invalid } from './problems.js';
 import { definitions, documentId, entityFields, graphType, type EntityFields } from './entities.js';
 
 const ENTITY_TYPES = ['formula', 'algorithm', 'table', 'figure'] as const;
-/** 003: "digits + dot + digits (e.g. 3.2, 16.4, A.1)": a chapter (or appendix letter) and a number. */
+/**
+ * The REST contract's "digits + dot + digits (e.g. 3.2, 16.4, A.1)" (docs/rest-contract.md): a
+ * chapter (or appendix letter) and a number.
+ */
 const NUMBER = /^([A-Z]|\d+)\.\d+$/i;
 const NUMBER_FORMAT = 'number format invalid. Expected format: X.Y or X.YZ';
 /** Edges that say one entity builds on another. */

@@ -13,7 +13,7 @@ import {
 const MAX_IDS = 50;
 /** Edges that REFERENCED_BY reads backwards: whatever references or cites the entity. */
 const CITED = ['REFERENCES', 'CITES'];
-/** 003's RELATED_TO is what the graph's extractors call RELATED; the other names are the graph's. */
+/** The contract's RELATED_TO is the graph extractors' RELATED; the other names are the graph's. */
 const graphTypes = (type: RelationType) => (type === 'RELATED_TO' ? ['RELATED_TO', 'RELATED'] : [type]);
 const contractType = (type: string) => (type === 'RELATED' ? 'RELATED_TO' : type) as RelationType;
 const CHUNK_TEXTS =

@@ -1,7 +1,7 @@
 import { ErrorCode, RagError } from '../errors/index.js';
 
 /**
- * A client mistake, answered as a 400 with the contract's wording and its code: 003 names it
+ * A client mistake, answered as a 400 with the contract's wording and its code: the contract names it
  * INVALID_PARAMETER (the other surfaces' INVALID_INPUT; docs/rest-contract.md).
  */
 export const invalid = (detail: string) => new RagError(ErrorCode.INVALID_PARAMETER, detail);
@@ -19,7 +19,7 @@ export function assertKnownFields(body: Record<string, unknown>, known: readonly
 
 /**
  * `traverse_types`: absent (or empty: a client that fills the optional field with nothing) means
- * all of them; otherwise a list of known ones, refused in 003's words.
+ * all of them; otherwise a list of known ones, refused in the REST contract's words.
  */
 export function traverseTypes<T extends string>(value: unknown, allowed: readonly T[]): ReadonlySet<T> {
   if (value === undefined || value === null || (Array.isArray(value) && value.length === 0))

@@ -19,7 +19,7 @@ describe('detectIntent', () => {
     ['What fields does the Location schema have?', { kind: 'schema' }],
     ['Why does the API return 409?', { kind: 'error' }],
     ['How do we initialise LES from RANS?', { kind: 'general' }],
-    // 001's own examples of schema and error questions.
+    // The Knowledge Retriever design's own examples of schema and error questions (docs/search.md).
     ['what fields does a user have', { kind: 'schema' }],
     ['user object structure', { kind: 'schema' }],
     ['data model', { kind: 'schema' }],

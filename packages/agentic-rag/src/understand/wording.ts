@@ -19,8 +19,8 @@ const ENDPOINT = new RegExp(
   ].join('|'),
   'i',
 );
-// 001's examples: "what fields", "user object structure", "data model"; "error codes", "failed
-// request", "exception handling".
+// The Knowledge Retriever design's examples (docs/search.md): "what fields", "user object
+// structure", "data model"; "error codes", "failed request", "exception handling".
 const SCHEMA = /\b(schemas?|fields?|propert(y|ies)|request body|payload|attributes?|model|structures?)\b/i;
 const FAILED_CALL = /\b(fail(s|ed|ing)?|rejected|erroring)\s+(api\s+)?(requests?|calls?)\b/i;
 const ERROR = /\b(errors?|error codes?|status codes?|[45]\d\d|fail(s|ed|ing|ure)?|exceptions?)\b/i;

@@ -9,13 +9,13 @@ const DOC_PAGE_KINDS: ReadonlySet<string> = new Set(['markdown', 'html', 'pdf', 
 const HEADING_WEIGHT = 3;
 
 /**
- * 000's `DocPage{url, title}` nodes and their `DOC_DESCRIBES` edges, read from one document.
+ * `DocPage{url, title}` nodes and their `DOC_DESCRIBES` edges, read from one document (docs/graph.md).
  *
  * Every Markdown or HTML document is a DocPage (its key is the document id, which kb_get_doc
  * takes; `url` is the same id, `title` the document's). The page describes each API endpoint it
  * names — `POST /v2/locations` in prose, a code span, a heading, link text or a `curl` command,
  * found by the offline extractor's endpoint rules, so the endpoint is the same node the spec
- * defines. The edge runs as 000's Cypher reads it, `(Endpoint)-[:DOC_DESCRIBES]->(DocPage)`,
+ * defines. The edge runs as the design's Cypher reads it, `(Endpoint)-[:DOC_DESCRIBES]->(DocPage)`,
  * weighted by the page's mentions of the endpoint, a mention in a heading counting
  * HEADING_WEIGHT. Resources whose endpoints one page describes together are `RELATED_TO` each
  * other (the page is a workflow across them: rate shopping quotes rates, then books a

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadKnowledgePack } from './knowledge-pack.js';
 
-/** 004's form of every part, the failures it can give, and the older form beside it. */
+/** The canonical form of every part, its failures, and the older form beside it (docs/knowledge-packs.md). */
 describe('knowledge packs in 004’s form', () => {
   const pieceOf = (id: string, extra: Record<string, unknown> = {}) => ({
     piece_id: id,

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * The parts of a knowledge pack and the forms each is accepted in. The canonical form is design
- * document 004's (`node_id`/`node_type`/`label`, `source_id`/`target_id`/`edge_type`/`properties`,
+ * The parts of a knowledge pack and the forms each is accepted in. The canonical form is the
+ * design's (`node_id`/`node_type`/`label`, `source_id`/`target_id`/`edge_type`/`properties`,
  * metadata keyed by entity id with `entity_type` and `properties`); the form packs were written
  * in before (`id`/`type`/`name`, `source`/`target`/`type`/`piece_id`, `metadata.entities` and
  * `metadata.global`) stays an accepted alias. Both normalise to the same parts, so everything
@@ -31,7 +31,7 @@ export const pieceSchema = z
   .object({
     piece_id: identifier,
     content: z.string().trim().min(1, 'content is empty').max(20_000),
-    // 004's table writes the types capitalised (`Fact`), its JSON lower case (`procedure`).
+    // The design's table writes the types capitalised (`Fact`), its JSON lower case (`procedure`).
     knowledge_type: z.preprocess(
       (value) => (typeof value === 'string' ? value.toLowerCase() : value),
       z.enum(KNOWLEDGE_TYPES),
@@ -54,7 +54,7 @@ export interface PackNode {
   type: string;
   /** The graph's entity name. */
   name: string;
-  /** How 004's relationship lines name it: `Technique:les`. */
+  /** How the formatter's relationship lines name it: `Technique:les`. */
   typedId: string;
   label: string | null;
   properties: Record<string, unknown>;
@@ -117,7 +117,7 @@ export function parseNode(raw: unknown): { node: PackNode } | { error: string } 
   const { node_id, node_type, label } = result.data;
   const type = pascalCase(node_type);
   // The id, not the label, names the entity: ids are what the pack's author keeps unique, and
-  // 004's output names nodes by it (`Technique:les`). The label is kept as an alias.
+  // the formatter's output names nodes by it (`Technique:les`). The label is kept as an alias.
   return {
     node: {
       id: node_id,
@@ -136,9 +136,9 @@ export interface PackEdge {
   target: string;
   type: string;
   weight: number;
-  /** The piece that states the edge (004: `properties.piece_id`). */
+  /** The piece that states the edge (the pack's `properties.piece_id`). */
   pieceId: string | null;
-  /** Everything else the edge carries (004's `properties`; `description` is shown). */
+  /** Everything else the edge carries (the pack's `properties`; `description` is shown). */
   properties: Record<string, unknown>;
 }
 
@@ -191,7 +191,7 @@ export function parseEdge(raw: unknown): { edge: PackEdge } | { error: string } 
   };
 }
 
-/** One entity's profile (004's `EntityMetadata`). */
+/** One entity's profile (the design's `EntityMetadata`): its entry in the pack's `metadata`. */
 export interface PackProfile {
   entityId: string;
   entityType: string | null;
@@ -214,11 +214,11 @@ export interface PackMetadata {
   invalid: Array<{ where: string; message: string }>;
 }
 
-/** The entity type 004's form uses for the metadata every entity shares. */
+/** The entity type the canonical form uses for the metadata every entity shares. */
 const GLOBAL = 'global';
 
 /**
- * The `metadata` section. 004 keys profiles by entity id (`{"user:alice": {"entity_type":
+ * The `metadata` section. The design keys profiles by entity id (`{"user:alice": {"entity_type":
  * "user", "properties": {...}}}`) while its table says an entry requires `entity_id`: both are
  * accepted (an array of entries with `entity_id` too), and a key and an `entity_id` that differ
  * are an error. `pack_id`, `description`, `global` and `entities` keep their old meaning when

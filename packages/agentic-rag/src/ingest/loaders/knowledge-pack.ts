@@ -245,8 +245,8 @@ export function loadKnowledgePack(sourcePath: string, value: unknown): LoadResul
 
 /**
  * The graph as a passage: every node written out (so each has a mention), then the edges no piece
- * states. Its metadata keeps every node and edge in 004's form, with the graph's entity ids, so
- * a reader can route an edge by the piece it links.
+ * states. Its metadata keeps every node and edge in the pack's canonical form, with the graph's
+ * entity ids, so a reader can route an edge by the piece it links.
  */
 function graphDocument(
   nodes: ReadonlyMap<string, PackNode>,
