@@ -22,6 +22,7 @@ export default tseslint.config(
     // CLIs and app entry points talk to a terminal on purpose.
     files: [
       'packages/agentic-rag/src/cli/**/*.ts',
+      'packages/bench/src/cli/**/*.ts',
       'apps/**/*.ts',
       '**/*.test.ts',
       'test/**/*.ts',

@@ -70,8 +70,10 @@ describe('architecture of packages/agentic-rag/src (STYLE.md)', () => {
             folderOf(target) !== folder &&
             !target.endsWith('/index.js') &&
             target !== 'index.js' &&
-            // The testing door gathers what folders keep out of their index: suites and test servers.
-            !(file === 'testing.ts' && /\/(conformance|chat-test-server)\.js$/.test(target)),
+            // The testing door gathers what folders keep out of their index: suites and test servers;
+            // the cli door, what command mains share.
+            !(file === 'testing.ts' && /\/(conformance|chat-test-server|fixture-site)\.js$/.test(target)) &&
+            !(file === 'cli.ts' && /^cli\/(cli-support|progress-bar)\.js$/.test(target)),
         )
         .map((target) => `${file} -> ${target}`),
     );
@@ -118,7 +120,17 @@ describe('architecture of packages/agentic-rag/src (STYLE.md)', () => {
     expect(readers).toEqual(['cli/cli-support.ts', 'runtime/service-config.ts']);
   });
 
-  it('keeps benchmark, evaluation and CLI code out of the `.` and `./runtime` doors', () => {
+  it('holds no benchmark or evaluation code: that is packages/bench', () => {
+    const entries = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).map((entry) =>
+      entry.split(path.sep).join('/'),
+    );
+    expect(
+      entries.filter((entry) => /^(bench|eval|manuals)(\/|\.ts$|$)|^cli\/(bench|eval)[-.]/.test(entry)),
+    ).toEqual([]);
+    expect(entries).toContain('cli/ingest.ts');
+  });
+
+  it('keeps CLI code and the test door out of the `.` and `./runtime` doors', () => {
     const importsOf = new Map(files.map(({ file, imports }) => [file, imports]));
     /** Every core file a door loads, following relative imports. */
     const reached = (door: string) => {
@@ -132,9 +144,7 @@ describe('architecture of packages/agentic-rag/src (STYLE.md)', () => {
       return [...seen];
     };
     for (const door of ['index.ts', 'runtime/index.ts']) {
-      const measuring = reached(door).filter((file) =>
-        /^(bench|eval|cli)\/|^(bench|testing)\.ts$/.test(file),
-      );
+      const measuring = reached(door).filter((file) => /^cli\/|^(cli|testing)\.ts$/.test(file));
       expect(measuring, door).toEqual([]);
     }
     // The check above must see the doors' files: a renamed door would make it pass vacuously.
@@ -145,9 +155,8 @@ describe('architecture of packages/agentic-rag/src (STYLE.md)', () => {
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
 const APPS = ['apps/api/src', 'apps/worker/src', 'apps/mcp/src'];
-/** Files that are not part of a running app: tests, their helpers, and benchmark mains run by `pnpm bench:*`. */
-const notShipped = (file: string) =>
-  /\.test\.ts$|\.test-support\.ts$|(^|\/)test-[^/]*\.ts$|(^|\/)bench-[^/]*\.ts$/.test(file);
+/** Files that are not part of a running app: tests and their helpers. */
+const notShipped = (file: string) => /\.test\.ts$|\.test-support\.ts$|(^|\/)test-[^/]*\.ts$/.test(file);
 
 describe('architecture of apps/* (STYLE.md: composition roots)', () => {
   const appFiles = APPS.flatMap((dir) =>
@@ -196,11 +205,61 @@ describe('architecture of apps/* (STYLE.md: composition roots)', () => {
     ) as {
       exports: Record<string, { 'agentic-rag-dist': string; default: string }>;
     };
-    expect(Object.keys(manifest.exports)).toEqual(['.', './runtime', './testing', './bench']);
+    expect(Object.keys(manifest.exports)).toEqual(['.', './runtime', './testing', './cli']);
     for (const door of Object.values(manifest.exports)) {
       expect(door['agentic-rag-dist'].replace(/^\.\/dist\//, '').replace(/\.js$/, '')).toBe(
         door.default.replace(/^\.\/src\//, '').replace(/\.ts$/, ''),
       );
     }
+  });
+});
+
+describe('packages/bench (benchmarks and evaluation, beside the product)', () => {
+  const sources = (dir: string) =>
+    readdirSync(path.join(REPO, dir), { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.(ts|tsx)$/.test(file))
+      .map((file) => path.posix.join(dir, file.split(path.sep).join('/')));
+  const specifiers = (file: string) =>
+    [...readFileSync(path.join(REPO, file), 'utf8').matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map(
+      (match) => match[1]!,
+    );
+
+  it('is imported by nothing in the core or the apps', () => {
+    const importers = ['packages/agentic-rag/src', ...APPS, 'apps/console/src']
+      .flatMap(sources)
+      .filter((file) => specifiers(file).some((specifier) => specifier.startsWith('@agentic-rag/bench')));
+    // Two API tests still write their evalRuns fixtures with the bench's scorer and report writer,
+    // and test its answerers; until they move, they are the only ones, and no shipped file is.
+    expect(importers.sort()).toEqual([
+      'apps/api/src/eval-reports.test-support.ts',
+      'apps/api/src/eval.int.test.ts',
+    ]);
+    const core = JSON.parse(readFileSync(path.join(REPO, 'packages/agentic-rag/package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
+    expect(Object.keys({ ...core.dependencies, ...core.devDependencies })).not.toContain(
+      '@agentic-rag/bench',
+    );
+  });
+
+  it('reaches the core only through its doors, never its sources', () => {
+    const doors = [
+      '@agentic-rag/core',
+      '@agentic-rag/core/runtime',
+      '@agentic-rag/core/testing',
+      '@agentic-rag/core/cli',
+    ];
+    const violations = sources('packages/bench/src').flatMap((file) =>
+      specifiers(file)
+        .filter(
+          (specifier) =>
+            (specifier.startsWith('@agentic-rag/core') && !doors.includes(specifier)) ||
+            /(^|\/)agentic-rag\/src\//.test(specifier),
+        )
+        .map((specifier) => `${file} -> ${specifier}`),
+    );
+    expect(violations).toEqual([]);
+    expect(sources('packages/bench/src')).toContain('packages/bench/src/cli/eval.ts');
   });
 });

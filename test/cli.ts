@@ -16,6 +16,7 @@ export interface CliRun {
 /**
  * Runs a CLI script as a user would (`node --import tsx <script>`), from the temp directory (or
  * `cwd`) and with none of the service's own variables inherited: only `env` configures it.
+ * `script` is a file name in the core's cli/ folder, or an absolute path (packages/bench's CLIs).
  */
 export function runCliScript(
   script: string,
@@ -28,7 +29,7 @@ export function runCliScript(
     for (const key of Object.keys(clean))
       if (/^(DATABASE_URL|REDIS_URL|CACHE_REDIS_URL|RAG_|AGENTIC_RAG_|CHUNK_|LOG_LEVEL)/.test(key))
         delete clean[key];
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, path.join(CLI, script), ...args], {
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, path.resolve(CLI, script), ...args], {
       cwd,
       env: { ...clean, ...env },
     });

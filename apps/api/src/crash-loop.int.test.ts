@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkCorpusIntegrity, integrityViolations, openEmbedded } from '@agentic-rag/core';
-import { seededRandom } from '@agentic-rag/core/bench';
+import { seededRandom } from '@agentic-rag/core/testing';
 import { sleep, startService } from '../../../test/fault-harness.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));

@@ -8,7 +8,7 @@ import {
   writeGoldenReport,
   type AnswerObservation,
   type GoldenReport,
-} from '@agentic-rag/core/bench';
+} from '@agentic-rag/bench';
 
 /**
  * Two golden reports as `pnpm rag:eval` writes them (its own scoring and report writer), and one

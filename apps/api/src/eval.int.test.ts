@@ -11,7 +11,7 @@ import {
   parseGoldenDataset,
   runGolden,
   writeGoldenReport,
-} from '@agentic-rag/core/bench';
+} from '@agentic-rag/bench';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   chatCompletion,

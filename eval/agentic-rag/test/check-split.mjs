@@ -7,7 +7,7 @@ import console from 'node:console';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import process from 'node:process';
-import { loadGoldenDataset } from '../../../packages/agentic-rag/src/eval/index.ts';
+import { loadGoldenDataset } from '../../../packages/bench/src/eval/index.ts';
 import { loaderFor, normalizeText } from '../../../packages/agentic-rag/src/ingest/loaders/index.ts';
 
 const CORPUS = 'simulated_ingestion';

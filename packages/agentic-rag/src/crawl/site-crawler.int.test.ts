@@ -8,7 +8,7 @@ import { IngestPipeline } from '../ingest/index.js';
 import { CorpusStore } from '../store/index.js';
 import { isBlockedAddress } from '../tools/index.js';
 import { parseCrawlRequest, type CrawlRequestInput } from './crawl-request.js';
-import { fixturePage, serveFixtureSite, type FixtureSite } from '../bench/index.js';
+import { fixturePage, serveFixtureSite, type FixtureSite } from './fixture-site.js';
 import { SiteCrawler, type SiteCrawlerOptions } from './site-crawler.js';
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../../test/backends.js';
 import { loadConfig } from '../config/index.js';
-import { fixturePage, serveFixtureSite, type FixtureSite } from '../bench/index.js';
+import { fixturePage, serveFixtureSite, type FixtureSite } from '../testing.js';
 import { parseCrawlRequest } from '../crawl/index.js';
 import type { Sql } from '../db/index.js';
 import { DeterministicEmbedder } from '../embed/index.js';

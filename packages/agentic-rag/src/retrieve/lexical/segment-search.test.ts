@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DecodedSegment, encodeSegment, type Posting } from '../../store/lexical-segments/index.js';
-import { seededRandom as random } from '../../bench/index.js';
+import { seededRandom as random } from '../../testing.js';
 import { searchSegments, type SegmentSearchOptions } from './segment-search.js';
 
 const VOCABULARY = Array.from({ length: 40 }, (_, index) => `w${index}`);

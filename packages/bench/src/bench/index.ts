@@ -1,0 +1,35 @@
+export { writeSyntheticCorpus } from './synthetic-corpus.js';
+export type { SyntheticCorpusOptions } from './synthetic-corpus.js';
+export { syntheticGraph } from './synthetic-graph.js';
+export type { SyntheticGraphOptions } from './synthetic-graph.js';
+export { naiveWriter } from './naive-writer.js';
+export { openScratchDatabase } from './scratch-database.js';
+export { startSlowEmbeddingServer } from './slow-embedding-server.js';
+export type { SlowEmbeddingServer } from './slow-embedding-server.js';
+export { ensureCorpusPackages, parseChunkSizes, parseCorpus } from './bench-options.js';
+export {
+  databaseUrl,
+  dropScratchDatabase,
+  readScratchMarker,
+  recreateScratchDatabase,
+  writeScratchMarker,
+} from './search-scratch.js';
+export type { ScratchMarker } from './search-scratch.js';
+export { textbookPdf } from './textbook-pdf.js';
+export type { PlacedEntity, TextbookPdf } from './textbook-pdf.js';
+export {
+  benchArguments,
+  benchLog,
+  benchServerUrl,
+  formatTable,
+  keyCheckPair,
+  latency,
+  measureConcurrently,
+  openBenchDatabase,
+  parseBackends,
+  report,
+  requireBenchServer,
+  target,
+  verdict,
+} from './bench-main.js';
+export type { BenchBackend, BenchDatabase, Column, KeyCheckPair, Latency } from './bench-main.js';
