@@ -1,13 +1,11 @@
 import { existsSync } from 'node:fs';
 import {
-  ensureAdminKey,
+  localOperator,
   RagService,
   redactConfig,
   startTracing,
   watchQueue,
-  type Config,
   type Logger,
-  type RagRuntime,
 } from '@agentic-rag/core';
 import {
   consoleUrl,
@@ -38,7 +36,7 @@ async function main(): Promise<void> {
   // The quick start stays two commands with auth on: the first start mints an admin key.
   let adminKey: ReadyFacts['adminKey'] = { none: 'auth-off' };
   if (service.authEnabled) {
-    const { path } = await ensureAdminKey(service.keys, config.DATA_DIR, logger);
+    const { path } = await service.bootstrapAdminKey();
     // Keys made earlier may have replaced the first one, and its file been deleted as advised.
     adminKey = existsSync(path) ? { file: path } : { none: 'not-on-disk' };
   } else logger.warn('AGENTIC_RAG_AUTH=off: every caller is an admin (loopback only)', { event: 'auth-off' });
@@ -60,7 +58,7 @@ async function main(): Promise<void> {
   logger.info(`listening on http://${config.HOST}:${port}`, {
     event: 'api-listening',
     port,
-    backend: runtime.sql.backend,
+    backend: service.backend,
     traces: tracing.exporter,
   });
 
@@ -88,7 +86,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   if (config.AGENTIC_RAG_INGEST_ON_START) {
-    ingesting = ingestCorpus(config, runtime, logger, startup.signal);
+    ingesting = ingestCorpus(service, logger, startup.signal);
     try {
       await ingesting;
     } catch (error) {
@@ -96,11 +94,14 @@ async function main(): Promise<void> {
       throw error;
     }
   }
-  const { documents, chunks } = await runtime.store.stats(config.AGENTIC_RAG_WORKSPACE);
+  const {
+    workspaceId,
+    corpus: { documents, chunks },
+  } = await service.status();
   const facts: ReadyFacts = {
     url: consoleUrl(config.HOST, port),
     adminKey,
-    corpus: { workspaceId: config.AGENTIC_RAG_WORKSPACE, documents, chunks },
+    corpus: { workspaceId, documents, chunks },
     logFile: log.file,
   };
   // The first question should not wait for the dictionaries the question understanding reads.
@@ -112,17 +113,20 @@ async function main(): Promise<void> {
 
 /**
  * The quick start's promise: the sample corpus is searchable as soon as the service is ready, and a
- * smoke search shows it whenever the corpus changed.
+ * smoke search shows it whenever the corpus changed. It runs as the local operator, through the
+ * service like any ingest: audited, and listed with the workspace's jobs.
  */
-async function ingestCorpus(config: Config, runtime: RagRuntime, logger: Logger, signal: AbortSignal) {
+async function ingestCorpus(service: RagService, logger: Logger, signal: AbortSignal) {
+  const { config } = service;
+  const operator = localOperator('startup');
   const workspaceId = config.AGENTIC_RAG_WORKSPACE;
-  const summary = await runtime.pipeline.ingestSources({
-    workspaceId,
-    sources: [config.AGENTIC_RAG_CORPUS_DIR],
-    // The name every later ingest of a path inside it gives a file (see discoverSources).
-    namingRoot: config.AGENTIC_RAG_CORPUS_DIR,
-    signal,
-  });
+  // Inline even where workers run: the service is ready only once the corpus is searchable.
+  const { summary } = await service.ingest(
+    operator,
+    { workspaceId, paths: [config.AGENTIC_RAG_CORPUS_DIR] },
+    { inline: true, signal, logger },
+  );
+  if (!summary) return;
   logger.info('corpus ingested', {
     event: 'corpus-ingested',
     workspaceId,
@@ -140,7 +144,7 @@ async function ingestCorpus(config: Config, runtime: RagRuntime, logger: Logger,
   const query = 'How do I create a location?';
   const {
     hits: [top],
-  } = await runtime.retriever.retrieve({ workspaceId, query, k: 1, signal });
+  } = await service.search(operator, { workspaceId, query, k: 1 }, { signal, logger });
   logger.info('smoke search', {
     event: 'smoke-search',
     query,

@@ -25,7 +25,7 @@ export async function refuseWhenDisabled(
   response: ServerResponse,
   service: RagService,
 ): Promise<boolean> {
-  if (service.runtime.config.AGENTIC_RAG_ENABLED) return false;
+  if (service.ragEnabled) return false;
   const route = restRouteOf(new URL(request.url ?? '/', 'http://localhost').pathname);
   if (route === null || STAYS_OPEN.has(route)) return false;
   try {

@@ -34,7 +34,6 @@ export interface ApiState {
 export async function createApi(
   service: RagService,
 ): Promise<{ server: Server; state: ApiState; stop: () => Promise<void> }> {
-  const { runtime } = service;
   const state: ApiState = { service, ready: false };
   const graphql = await createGraphql(service);
   const graphqlStream = createGraphqlStream(service);
@@ -42,7 +41,7 @@ export async function createApi(
     service.authenticate(request.headers.authorization, request.socket.remoteAddress);
 
   const route = async (request: IncomingMessage, response: ServerResponse, logger: Logger): Promise<void> => {
-    if (handleExplorer(request, response, runtime.config.AGENTIC_RAG_WORKSPACE)) return;
+    if (handleExplorer(request, response, service.defaultWorkspace)) return;
     if (handleConsole(request, response)) return;
     const url = new URL(request.url ?? '/', 'http://localhost');
     const method = request.method ?? 'GET';
@@ -93,14 +92,9 @@ export async function createApi(
             () => true,
             () => false,
           )));
-      const workspaceId = runtime.config.AGENTIC_RAG_WORKSPACE;
       try {
-        const corpus = await runtime.store.stats(workspaceId);
-        sendJson(
-          response,
-          200,
-          entitled ? { status: 'ready', backend: runtime.sql.backend, corpus } : { status: 'ready' },
-        );
+        const { backend, corpus } = await service.status();
+        sendJson(response, 200, entitled ? { status: 'ready', backend, corpus } : { status: 'ready' });
       } catch (error) {
         logger.error('readiness check failed', {
           event: 'readiness-failed',
@@ -114,7 +108,7 @@ export async function createApi(
   };
 
   const server = createServer((request, response) => {
-    void withRequestTelemetry(request, response, runtime.logger, (logger) =>
+    void withRequestTelemetry(request, response, service.logger, (logger) =>
       route(request, response, logger).catch((error: unknown) => failed(response, logger, error)),
     );
   });

@@ -44,7 +44,7 @@ export interface Toolbox {
 }
 
 export function createToolbox(service: RagService, logger: Logger): Toolbox {
-  const { config } = service.runtime;
+  const { config } = service;
   const allowed = new Set<string>(config.AGENTIC_RAG_MCP_TOOLS);
   const tools = new Map<string, McpTool>(
     mcpTools(config)

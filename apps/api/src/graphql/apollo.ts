@@ -18,8 +18,7 @@ export const typeDefs = readFileSync(new URL('./schema.graphql', import.meta.url
  * and schema hints ("did you mean ...") only outside production.
  */
 export async function createGraphql(service: RagService) {
-  const { runtime } = service;
-  const { config } = runtime;
+  const { config, logger } = service;
   const production = config.NODE_ENV === 'production';
   const server = new ApolloServer<ApiContext>({
     typeDefs,
@@ -35,13 +34,13 @@ export async function createGraphql(service: RagService) {
       maxAliases: config.GRAPHQL_MAX_ALIASES,
       maxCost: config.GRAPHQL_MAX_COST,
     }),
-    formatError: formatError(runtime.logger),
+    formatError: formatError(logger),
     plugins: [operationMetrics, accessStatus],
     logger: {
       debug: () => {},
       info: () => {},
-      warn: (message) => runtime.logger.warn(String(message), { event: 'apollo-warning' }),
-      error: (message) => runtime.logger.error(String(message), { event: 'apollo-error' }),
+      warn: (message) => logger.warn(String(message), { event: 'apollo-warning' }),
+      error: (message) => logger.error(String(message), { event: 'apollo-error' }),
     },
   });
   await server.start();

@@ -1,4 +1,4 @@
-import { crawlSite, ErrorCode, parseCrawlRequest, RagError, type RagService } from '@agentic-rag/core';
+import { ErrorCode, RagError, type RagService } from '@agentic-rag/core';
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { documentNode, type ApiContext } from './context.js';
 import type { Resolvers } from './generated/resolvers-types.js';
@@ -208,42 +208,16 @@ export const resolvers: Resolvers = {
     },
 
     async crawlSite(_, { input }, context) {
-      // Permission is ingest's: a crawl writes documents as an ingest does.
-      const { workspaceId, schedule, ...limits } = input;
-      return context.service.guard(
-        context.caller,
-        'ingest',
-        workspaceId,
-        async ({ runtime, workspaceId: workspace, signal }) => {
-          const request = parseCrawlRequest(
-            Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== null)),
-          );
-          const outcome = await crawlSite(
-            { ...runtime, noteCorpusVersion: (id, version) => runtime.corpusVersions.note(id, version) },
-            workspace,
-            request,
-            schedule ?? null,
-            signal,
-          );
-          const jobs = await Promise.all(outcome.jobIds.map((id) => runtime.jobs.get(id)));
-          return {
-            mode: outcome.mode,
-            jobs: jobs.filter((job) => job !== null),
-            summary: outcome.summary && {
-              ...outcome.summary,
-              failures: outcome.summary.failures.map((failure) => ({
-                ...failure,
-                sourceId: failure.sourcePath,
-              })),
-            },
-            schedule: outcome.schedule && {
-              ...outcome.schedule,
-              everySeconds: outcome.schedule.everyMs / 1000,
-            },
-          };
+      const outcome = await context.service.crawlSite(context.caller, input, options(context));
+      return {
+        mode: outcome.mode,
+        jobs: outcome.jobs,
+        summary: outcome.summary && {
+          ...outcome.summary,
+          failures: outcome.summary.failures.map((failure) => ({ ...failure, sourceId: failure.sourcePath })),
         },
-        { ...options(context), workspace: 'create', target: input.url },
-      );
+        schedule: outcome.schedule && { ...outcome.schedule, everySeconds: outcome.schedule.everyMs / 1000 },
+      };
     },
 
     async deleteDocument(_, args, context) {

@@ -72,7 +72,7 @@ export const Subscription: SubscriptionResolvers = {
  * as for /graphql; closing the stream aborts the operation. Queries and mutations are /graphql's.
  */
 export function createGraphqlStream(service: RagService) {
-  const { config, logger: rootLogger } = service.runtime;
+  const { config, logger: rootLogger } = service;
   const schema = makeExecutableSchema({ typeDefs, resolvers: { ...resolvers, Subscription } });
   const rules = [
     ...specifiedRules,

@@ -107,8 +107,7 @@ async function readInput(request: IncomingMessage, url: URL, service: RagService
   const fields = body as Record<string, unknown>;
   return {
     ...fields,
-    workspaceId:
-      fields.workspaceId ?? url.searchParams.get('workspace') ?? service.runtime.config.AGENTIC_RAG_WORKSPACE,
+    workspaceId: fields.workspaceId ?? url.searchParams.get('workspace') ?? service.defaultWorkspace,
   };
 }
 

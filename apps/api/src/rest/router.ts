@@ -49,7 +49,6 @@ export async function handleRest(
   logger: Logger,
 ): Promise<boolean> {
   if (await handleAnswerStream(request, response, service, logger)) return true;
-  const { runtime } = service;
   const url = new URL(request.url ?? '/', 'http://localhost');
   const route = restRouteOf(url.pathname);
   if (!route) return false;
@@ -66,7 +65,7 @@ export async function handleRest(
       return true;
     }
     const caller = await service.authenticate(request.headers.authorization, request.socket.remoteAddress);
-    const workspace = url.searchParams.get('workspace') ?? runtime.config.AGENTIC_RAG_WORKSPACE;
+    const workspace = url.searchParams.get('workspace') ?? service.defaultWorkspace;
     if (route === ADMIN_REFRESH_ROUTE) {
       await adminRefresh(url, response, service, caller, workspace, logger);
       return true;

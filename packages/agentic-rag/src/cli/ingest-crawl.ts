@@ -1,13 +1,6 @@
-import {
-  parseCrawlRequest,
-  parseEvery,
-  SiteCrawler,
-  type CrawlRequest,
-  type CrawlSummary,
-} from '../crawl/index.js';
+import { parseCrawlRequest, parseEvery, type CrawlRequest, type CrawlSummary } from '../crawl/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
-import { enqueueCrawl, scheduleCrawl } from '../queue/index.js';
-import type { RagRuntime } from '../runtime/index.js';
+import type { Caller, RagService } from '../service/index.js';
 import { EXIT, formatNumber } from './cli-support.js';
 import { ProgressBar } from './progress-bar.js';
 
@@ -51,60 +44,34 @@ export function crawlCommand(flags: CrawlFlags): CrawlCommand {
 }
 
 /**
- * `rag:ingest --url`: crawls a site now (inline), or queues the crawl for the workers; with
- * `--every`, a schedule on the queue crawls it again at that interval while a worker runs.
+ * `rag:ingest --url`: the service's crawlSite, as the local operator: crawled now (inline) or
+ * queued for the workers, as the ingest mode says; with `--every`, a schedule on the queue crawls
+ * it again at that interval while a worker runs.
  */
 export async function ingestCrawl(
-  runtime: RagRuntime,
+  service: RagService,
+  caller: Caller,
   workspaceId: string,
   { request, everyMs, every }: CrawlCommand,
-  options: { wait: boolean; json: boolean; quiet: boolean },
+  options: { queued: boolean; wait: boolean; json: boolean; quiet: boolean },
 ): Promise<number> {
   const say = (line: string) => {
     if (!options.quiet && !options.json) console.log(line);
   };
-
-  if (everyMs !== null || runtime.queue) {
-    const queue = runtime.queue;
-    if (!queue) {
-      throw new RagError(
-        ErrorCode.INVALID_INPUT,
-        '--every needs the queue (REDIS_URL, or --queue): the schedule lives there and a worker (pnpm worker) runs it',
-      );
-    }
-    if (everyMs !== null) {
-      if (options.wait) throw new RagError(ErrorCode.INVALID_INPUT, '--wait does not go with --every');
-      const schedule = await scheduleCrawl(queue.queue, workspaceId, request, everyMs);
-      if (options.json) console.log(JSON.stringify({ workspaceId, schedule }));
-      say(
-        `scheduled: ${request.url} into "${workspaceId}" every ${every} (schedule ${schedule.id}, next run ${schedule.next ?? 'now'}); pnpm worker runs it`,
-      );
-      return EXIT.ok;
-    }
-    const id = await enqueueCrawl(queue.queue, runtime.jobs, workspaceId, request);
-    if (!options.wait) {
-      if (options.json) console.log(JSON.stringify({ workspaceId, queued: [id] }));
-      say(`crawl of ${request.url} queued as job ${id}; pnpm worker runs it`);
-      return EXIT.ok;
-    }
-    const result = await queue.waitFor([id]);
-    const record = await runtime.jobs.get(id);
-    if (options.json) console.log(JSON.stringify({ workspaceId, job: record }));
-    else if (record?.result) printCrawlSummary(record.result as CrawlSummary);
-    else say(`crawl job ${id}: ${record?.status ?? 'unknown'} ${record?.error ?? ''}`);
-    return result.dead > 0 ? EXIT.failed : EXIT.ok;
+  if (everyMs !== null && !options.queued) {
+    throw new RagError(
+      ErrorCode.INVALID_INPUT,
+      '--every needs the queue (REDIS_URL, or --queue): the schedule lives there and a worker (pnpm worker) runs it',
+    );
   }
-
+  if (everyMs !== null && options.wait)
+    throw new RagError(ErrorCode.INVALID_INPUT, '--wait does not go with --every');
   const showProgress = !options.quiet && !options.json;
   const bar = new ProgressBar({ label: 'crawl' });
-  const crawler = new SiteCrawler({
-    pipeline: runtime.pipeline,
-    store: runtime.store,
-    sql: runtime.sql,
-    logger: runtime.logger,
-  });
-  const summary = await crawler.crawl(workspaceId, request, {
-    ...(showProgress
+  const outcome = await service.crawlSite(
+    caller,
+    { workspaceId, ...request, schedule: every ?? null },
+    showProgress
       ? {
           onProgress: (progress) =>
             bar.update(
@@ -113,8 +80,31 @@ export async function ingestCrawl(
               `${progress.chunks} chunks  ${progress.currentUrl}`,
             ),
         }
-      : {}),
-  });
+      : {},
+  );
+  if (outcome.schedule) {
+    const { schedule } = outcome;
+    if (options.json) console.log(JSON.stringify({ workspaceId, schedule }));
+    say(
+      `scheduled: ${request.url} into "${workspaceId}" every ${every} (schedule ${schedule.id}, next run ${schedule.next ?? 'now'}); pnpm worker runs it`,
+    );
+    return EXIT.ok;
+  }
+  if (outcome.mode === 'queue') {
+    const id = outcome.jobIds[0]!;
+    if (!options.wait) {
+      if (options.json) console.log(JSON.stringify({ workspaceId, queued: [id] }));
+      say(`crawl of ${request.url} queued as job ${id}; pnpm worker runs it`);
+      return EXIT.ok;
+    }
+    const result = await service.waitForJobs(caller, { workspaceId, ids: [id] });
+    const record = await service.job(caller, { id });
+    if (options.json) console.log(JSON.stringify({ workspaceId, job: record }));
+    else if (record?.result) printCrawlSummary(record.result as CrawlSummary);
+    else say(`crawl job ${id}: ${record?.status ?? 'unknown'} ${record?.error ?? ''}`);
+    return result.dead > 0 ? EXIT.failed : EXIT.ok;
+  }
+  const summary = outcome.summary!;
   if (showProgress) bar.finish();
   if (options.json) console.log(JSON.stringify(summary));
   else printCrawlSummary(summary);

@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ErrorCode, RagError } from '../errors/index.js';
-import { isKnowledgePack, loadKnowledgePack, type KnowledgePack } from '../ingest/index.js';
-import { structureKnowledge } from '../knowledge/index.js';
-import type { RagRuntime } from '../runtime/index.js';
+import { loadKnowledgePack } from '../ingest/index.js';
+import type { Caller, RagService } from '../service/index.js';
 import { EXIT } from './cli-support.js';
 
 export interface KnowledgeOptions {
@@ -15,12 +14,14 @@ export interface KnowledgeOptions {
 }
 
 /**
- * `rag:ingest --knowledge FILE [--entity ID]`: a knowledge pack (JSON) is ingested as it is; free
- * text is structured into one first (by the model when RAG_LLM is set, else by rules), with a
- * check-in recorded. Invalid or secret-bearing pieces are reported and skipped.
+ * `rag:ingest --knowledge FILE [--entity ID]`: the file's text goes to the service's
+ * ingestKnowledge (a knowledge pack is stored as it is; free text is structured into one first,
+ * by the model when RAG_LLM is set, else by rules, with a check-in recorded). Invalid or
+ * secret-bearing pieces are reported and skipped.
  */
 export async function ingestKnowledge(
-  runtime: RagRuntime,
+  service: RagService,
+  caller: Caller,
   workspaceId: string,
   options: KnowledgeOptions,
 ): Promise<number> {
@@ -31,28 +32,18 @@ export async function ingestKnowledge(
     );
   });
   const name = path.basename(options.file).replace(/\.[^.]+$/, '');
-  let pack: KnowledgePack;
-  let how: string;
-  const parsed = parseJson(text);
-  if (isKnowledgePack(parsed)) {
-    pack = parsed as KnowledgePack;
-    how = 'a knowledge pack, loaded as it is';
-  } else {
-    const structured = await structureKnowledge({
-      text,
-      workspaceId,
-      ...(options.entityId ? { entityId: options.entityId } : {}),
-      source: name,
-      llm: runtime.llm,
-      maxRetries: options.maxRetries,
-      sql: runtime.sql,
-    });
-    pack = structured.pack;
-    how = `free text, structured by ${structured.method === 'llm' ? 'the model' : 'rules'} (check-in ${structured.checkInId})`;
-  }
-  const id = `knowledge/${(options.entityId ?? 'shared').replace(/[^A-Za-z0-9_.@-]/g, '_')}/${name}.json`;
-  const summary = await runtime.pipeline.ingestInline(workspaceId, [{ id, content: JSON.stringify(pack) }]);
-  if (options.json) console.log(JSON.stringify({ workspaceId, document: id, how, summary }));
+  const { document, structuring, pack, summary } = await service.ingestKnowledge(caller, {
+    workspaceId,
+    name,
+    text,
+    entityId: options.entityId ?? null,
+    maxRetries: options.maxRetries,
+  });
+  const how =
+    structuring.method === 'pack'
+      ? 'a knowledge pack, loaded as it is'
+      : `free text, structured by ${structuring.method === 'llm' ? 'the model' : 'rules'} (check-in ${structuring.checkInId})`;
+  if (options.json) console.log(JSON.stringify({ workspaceId, document, how, summary }));
   else if (!options.quiet) {
     const kinds = new Map<string, number>();
     for (const piece of pack.pieces as Array<{ knowledge_type?: string }>) {
@@ -60,7 +51,7 @@ export async function ingestKnowledge(
       kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
     }
     // What the pack holds besides its pieces, as loaded: so a profile or an edge is never missed unseen.
-    const loaded = loadKnowledgePack(id, pack).documents;
+    const loaded = loadKnowledgePack(document, pack).documents;
     const graph = loaded.find((document) => document.metadata.info_type === 'graph')?.metadata;
     const count = (value: unknown) => (Array.isArray(value) ? value.length : 0);
     const profiles = loaded.filter((document) => document.metadata.info_type === 'user_profile').length;
@@ -78,12 +69,4 @@ export async function ingestKnowledge(
       console.log(`  SKIPPED    ${failure.sourcePath}: ${failure.message}`);
   }
   return summary.failures.length > 0 ? EXIT.failed : EXIT.ok;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }

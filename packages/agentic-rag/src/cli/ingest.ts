@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { ingestMode } from '../config/index.js';
-import { createRuntime, type RagRuntime } from '../runtime/index.js';
-import { assertWorkspaceId, unfinishedIngests } from '../store/index.js';
+import { createRuntime } from '../runtime/index.js';
+import { localOperator, RagService } from '../service/index.js';
+import { assertWorkspaceId } from '../store/index.js';
 import { SUPPORTED_EXTENSIONS, type IngestSummary } from '../ingest/index.js';
-import { Reconciler } from '../queue/index.js';
 import { cliConfig, cliLogger, EXIT, formatNumber, runCli } from './cli-support.js';
 import { crawlCommand, ingestCrawl } from './ingest-crawl.js';
 import { ingestKnowledge } from './ingest-knowledge.js';
@@ -102,18 +102,15 @@ async function main(): Promise<number> {
     if (!Number.isInteger(maxRetries) || maxRetries < 0 || maxRetries > 10)
       throw new RagError(ErrorCode.INVALID_INPUT, '--max-retries must be an integer from 0 to 10');
     // Knowledge is structured and written here and now: a model call is not a queue job.
-    const runtime = await createRuntime({ config, logger });
-    try {
-      return await ingestKnowledge(runtime, workspaceId, {
-        file: values.knowledge,
+    return withService({ config, logger }, (service) =>
+      ingestKnowledge(service, OPERATOR, workspaceId, {
+        file: values.knowledge!,
         entityId: values.entity,
         maxRetries,
         json: values.json,
         quiet: values.quiet,
-      });
-    } finally {
-      await runtime.close();
-    }
+      }),
+    );
   }
   const sources = values.source ?? [config.AGENTIC_RAG_CORPUS_DIR];
   if (values.queue && values.inline)
@@ -135,44 +132,31 @@ async function main(): Promise<number> {
         full: values.full,
       })
     : null;
+  // The runtime opens the queue in queue mode only; the service ingests through it when it is there.
   const mode = ingestMode(config, values.inline ? 'inline' : values.queue ? 'queue' : undefined);
-  const runtime = await createRuntime({
-    config: { ...config, AGENTIC_RAG_INGEST_MODE: mode },
-    logger,
-    queue: true,
-  });
+  if (mode === 'inline' && !crawl && (values.wait || values.resume))
+    throw new RagError(ErrorCode.INVALID_INPUT, '--wait and --resume need the queue (REDIS_URL, or --queue)');
+  const runtimeOptions = { config: { ...config, AGENTIC_RAG_INGEST_MODE: mode }, logger, queue: true };
   if (crawl) {
-    try {
-      return await ingestCrawl(runtime, workspaceId, crawl, {
+    return withService(runtimeOptions, (service) =>
+      ingestCrawl(service, OPERATOR, workspaceId, crawl, {
+        queued: mode === 'queue',
         wait: values.wait,
         json: values.json,
         quiet: values.quiet,
-      });
-    } finally {
-      await runtime.close();
-    }
+      }),
+    );
   }
-  if (runtime.queue) {
-    try {
-      return await enqueue(runtime, workspaceId, sources, values);
-    } finally {
-      await runtime.close();
-    }
-  }
-  if (values.wait || values.resume) {
-    await runtime.close();
-    throw new RagError(ErrorCode.INVALID_INPUT, '--wait and --resume need the queue (REDIS_URL, or --queue)');
+  if (mode === 'queue') {
+    return withService(runtimeOptions, (service) => enqueue(service, workspaceId, sources, values));
   }
   const showProgress = !values.quiet && !values.json;
   const bar = new ProgressBar({ label: 'ingest' });
-  try {
-    const summary = await runtime.pipeline.ingestSources({
-      workspaceId,
-      sources,
-      // Named as the server names them, so the CLI and the API store one file once.
-      namingRoot: config.AGENTIC_RAG_CORPUS_DIR,
-      prune: values.prune,
-      ...(showProgress
+  return withService(runtimeOptions, async (service) => {
+    const { summary } = await service.ingest(
+      OPERATOR,
+      { workspaceId, paths: sources, prune: values.prune },
+      showProgress
         ? {
             onProgress: (progress) =>
               bar.update(
@@ -181,13 +165,29 @@ async function main(): Promise<number> {
                 `${progress.chunks} chunks  ${progress.currentFile}`,
               ),
           }
-        : {}),
-    });
+        : {},
+    );
     if (showProgress) bar.finish();
     if (values.json) console.log(JSON.stringify(summary));
-    else printSummary(summary, sources);
-    return summary.failures.length > 0 ? EXIT.failed : EXIT.ok;
+    else printSummary(summary!, sources);
+    return summary!.failures.length > 0 ? EXIT.failed : EXIT.ok;
+  });
+}
+
+/** The operator at this machine: the service validates and audits what the command does. */
+const OPERATOR = localOperator('cli');
+
+/** Runs `work` with a service over a runtime opened for it, and closes both. */
+async function withService<T>(
+  options: Parameters<typeof createRuntime>[0],
+  work: (service: RagService) => Promise<T>,
+): Promise<T> {
+  const runtime = await createRuntime(options);
+  const service = new RagService(runtime, { limiter: null });
+  try {
+    return await work(service);
   } finally {
+    await service.close();
     await runtime.close();
   }
 }
@@ -212,54 +212,61 @@ runCli(main);
 
 /** Queue mode: one job per file, then (with --wait) a progress bar until every job ends. */
 async function enqueue(
-  runtime: RagRuntime,
+  service: RagService,
   workspaceId: string,
   sources: readonly string[],
   options: { json: boolean; quiet: boolean; wait: boolean; resume: boolean; prune: boolean },
 ): Promise<number> {
-  const queue = runtime.queue!;
   const say = (line: string) => {
     if (!options.quiet && !options.json) console.log(line);
   };
   const ids: string[] = [];
   if (options.resume) {
-    const unfinished = await unfinishedIngests(runtime.sql, workspaceId);
-    const resumed = await new Reconciler(queue, runtime.jobs).resume(workspaceId, unfinished);
+    const resumed = await service.resumeIngest(OPERATOR, { workspaceId });
     ids.push(...resumed.retried, ...resumed.requeued, ...resumed.alive);
     say(
       `resume: ${resumed.retried.length} dead jobs back on the queue, ${resumed.requeued.length} lost or stuck documents enqueued again, ${resumed.alive.length} still queued or running`,
     );
-    for (const record of unfinished) {
+    for (const record of resumed.unfinished) {
       say(`  unfinished: ${record.sourcePath} stopped after ${record.stage} (${record.updatedAt})`);
     }
     for (const lost of resumed.unrecoverable) say(`  cannot resume ${lost.document}: ${lost.reason}`);
   } else {
-    const namingRoot = runtime.config.AGENTIC_RAG_CORPUS_DIR;
+    let removed = 0;
     for (const source of sources) {
-      const { ids: queued, failures } = await queue.enqueuePaths(workspaceId, [source], namingRoot);
+      const { jobs, skipped, pruned } = await service.ingest(OPERATOR, {
+        workspaceId,
+        paths: [source],
+        prune: options.prune,
+      });
+      removed += pruned;
+      const queued = jobs.flatMap((job) => (job ? [job.id] : []));
       ids.push(...queued);
       say(
-        `queued ${queued.length} files of ${source}${failures.length > 0 ? ` (${failures.length} missing or unreadable, skipped)` : ''}`,
+        `queued ${queued.length} files of ${source}${skipped.length > 0 ? ` (${skipped.length} missing or unreadable, skipped)` : ''}`,
       );
-      for (const failure of failures)
+      for (const failure of skipped)
         say(`  skipped ${failure.sourcePath}: [${failure.code}] ${failure.message}`);
     }
-    if (options.prune) {
-      const removed = await runtime.pipeline.pruneMissing({ workspaceId, sources, namingRoot });
-      say(`removed ${removed} documents whose files are gone`);
-    }
+    if (options.prune) say(`removed ${removed} documents whose files are gone`);
   }
   if (!options.wait) {
     if (options.json) console.log(JSON.stringify({ workspaceId, queued: ids }));
     else
-      say(`${ids.length} jobs queued on "${runtime.config.AGENTIC_RAG_QUEUE_NAME}"; pnpm worker runs them`);
+      say(`${ids.length} jobs queued on "${service.config.AGENTIC_RAG_QUEUE_NAME}"; pnpm worker runs them`);
     return EXIT.ok;
   }
   const bar = new ProgressBar({ label: 'jobs' });
   const showProgress = !options.quiet && !options.json;
-  const result = await queue.waitFor(ids, (done, total, dead) => {
-    if (showProgress) bar.update(done, total, dead > 0 ? `${dead} dead` : '');
-  });
+  const result = await service.waitForJobs(
+    OPERATOR,
+    { workspaceId, ids },
+    {
+      onProgress: (done, total, dead) => {
+        if (showProgress) bar.update(done, total, dead > 0 ? `${dead} dead` : '');
+      },
+    },
+  );
   if (showProgress) bar.finish();
   if (options.json) console.log(JSON.stringify({ workspaceId, jobs: ids.length, ...result }));
   else say(`${result.completed} completed, ${result.dead} dead-lettered (pnpm rag:jobs dlq list)`);

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { ApiKeyStore, parseRole, validScope, type ApiKeyRecord } from '../auth/index.js';
-import { migrate, openSql } from '../db/index.js';
-import { AuditLog } from '../service/index.js';
+import { parseRole, validScope, type ApiKeyRecord } from '../auth/index.js';
+import { createRuntime } from '../runtime/index.js';
+import { localOperator, RagService } from '../service/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { cliConfig, cliLogger, EXIT, runCli } from './cli-support.js';
 
@@ -59,25 +59,19 @@ async function main(): Promise<number> {
   }
 
   const config = cliConfig();
-  const logger = cliLogger(config, 'normal');
-  const sql = await openSql(config);
+  const runtime = await createRuntime({ config, logger: cliLogger(config, 'normal') });
+  // The operator at the machine, through the service: validated, and every key made or revoked audited.
+  const service = new RagService(runtime, { limiter: null });
+  const caller = localOperator('cli');
+  const print = (json: unknown, text: () => void) =>
+    values.json ? console.log(JSON.stringify(json)) : text();
   try {
-    await migrate(sql, { logger });
-    const store = new ApiKeyStore(sql, { logger });
-    // Keys made or revoked at the machine are written to the audit log like the API's.
-    const audit = (operation: 'createApiKey' | 'revokeApiKey', workspaceId: string | null, target: string) =>
-      new AuditLog(sql).record({ keyId: null, actor: 'cli', operation, workspaceId, target, outcome: 'ok' });
-    const print = (json: unknown, text: () => void) =>
-      values.json ? console.log(JSON.stringify(json)) : text();
-
     if (command === 'create') {
-      const { id, key, record } = await store.create({
+      const { id, key, record } = await service.createApiKey(caller, {
         workspaceId: values.workspace!,
         role: parseRole(values.role),
         label: values.label ?? null,
-        createdBy: 'cli',
       });
-      await audit('createApiKey', record.workspaceId === '*' ? null : record.workspaceId, id);
       print({ id, key, role: record.role, workspaceId: record.workspaceId, label: record.label }, () =>
         console.log(
           [
@@ -94,7 +88,7 @@ async function main(): Promise<number> {
     }
 
     if (command === 'list') {
-      const keys = await store.list({ includeRevoked: values['include-revoked'] });
+      const keys = await service.listApiKeys(caller, { includeRevoked: values['include-revoked'] });
       print(keys, () => {
         for (const key of keys) console.log(describe(key));
         console.log(`${keys.length} ${values['include-revoked'] ? 'keys' : 'active keys'}`);
@@ -103,20 +97,20 @@ async function main(): Promise<number> {
     }
 
     const id = rest[0]!;
-    if (await store.revoke(id)) {
-      await audit('revokeApiKey', null, id);
+    const known = (await service.listApiKeys(caller, { includeRevoked: true })).find((key) => key.id === id);
+    if (!known)
+      throw new RagError(ErrorCode.NOT_FOUND, `API key "${id}" does not exist (see pnpm rag:keys list)`);
+    if (await service.revokeApiKey(caller, { id })) {
       print({ id, revoked: true }, () => console.log(`revoked API key ${id}`));
       return EXIT.ok;
     }
-    const record = await store.get(id);
-    if (!record)
-      throw new RagError(ErrorCode.NOT_FOUND, `API key "${id}" does not exist (see pnpm rag:keys list)`);
-    print({ id, revoked: false, revokedAt: record.revokedAt }, () =>
-      console.log(`API key ${id} was already revoked at ${record.revokedAt}`),
+    print({ id, revoked: false, revokedAt: known.revokedAt }, () =>
+      console.log(`API key ${id} was already revoked at ${known.revokedAt}`),
     );
     return EXIT.ok;
   } finally {
-    await sql.close();
+    await service.close();
+    await runtime.close();
   }
 }
 

@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { ErrorCode, RagError } from '../errors/index.js';
-import { buildContext } from '../retrieve/index.js';
 import { createRuntime } from '../runtime/index.js';
 import { localOperator, RagService } from '../service/index.js';
 import { cliConfig, cliLogger, EXIT, runCli } from './cli-support.js';
@@ -80,14 +79,11 @@ async function main(): Promise<number> {
       ...(values.channel ? { channels: [values.channel] } : {}),
       ...(values.fusion ? { fusion: values.fusion } : {}),
       rerank: !values['no-rerank'],
+      ...(values.context ? { context: true } : {}),
     });
-    const context = values.context
-      ? await service.guard(caller, 'search', workspaceId, (scope) =>
-          buildContext(scope.runtime.sql, config, scope.workspaceId, result, runtime.logger),
-        )
-      : undefined;
+    const { context } = result;
     if (values.json) {
-      console.log(JSON.stringify({ ...result, ...(context ? { context } : {}) }));
+      console.log(JSON.stringify(result));
       return EXIT.ok;
     }
     if (result.correctedQuery) {

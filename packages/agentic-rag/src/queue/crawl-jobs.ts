@@ -7,6 +7,7 @@ import {
   crawlRequest,
   parseEvery,
   SiteCrawler,
+  type CrawlProgress,
   type CrawlRequest,
   type CrawlSummary,
 } from '../crawl/index.js';
@@ -60,7 +61,7 @@ export async function enqueueCrawl(
  * Crawls the site every `everyMs`, the first time now, for as long as a worker runs. The schedule
  * is named by workspace, start URL and mode: asking again for the same site and mode replaces its
  * interval and limits instead of adding a second schedule, while an incremental and a full
- * schedule of one site coexist (000's nightly incremental plus weekly full crawl).
+ * schedule of one site coexist (a nightly incremental plus a weekly full crawl, docs/web-sources.md).
  */
 export async function scheduleCrawl(
   queue: Queue,
@@ -182,7 +183,7 @@ export async function crawlSite(
   workspaceId: string,
   request: CrawlRequest,
   every: string | null,
-  signal?: AbortSignal,
+  run: { signal?: AbortSignal; onProgress?: (progress: CrawlProgress) => void } = {},
 ): Promise<CrawlSiteOutcome> {
   if (every !== null) {
     const everyMs = parseEvery(every);
@@ -209,7 +210,7 @@ export async function crawlSite(
       logger: deps.logger,
       ...(deps.crawlAddressPolicy ? { addressPolicy: deps.crawlAddressPolicy } : {}),
     });
-    const summary = await crawler.crawl(workspaceId, request, signal ? { signal } : {});
+    const summary = await crawler.crawl(workspaceId, request, run);
     deps.noteCorpusVersion?.(workspaceId, summary.corpusVersion);
     await deps.jobs.finish(id, { result: summary });
     return { mode: 'inline', jobIds: [id], summary, schedule: null };

@@ -6,7 +6,8 @@ import { withWorkspaceScope, type Sql } from '../db/index.js';
 import { ErrorCode } from '../errors/index.js';
 import { createRuntime, type RagRuntime } from '../runtime/index.js';
 import type { Caller } from './caller.js';
-import { databaseScope, RagService } from './rag-service.js';
+import { databaseScope } from './gate.js';
+import { RagService } from './rag-service.js';
 
 /**
  * What a key may spend and see beyond its role: operations (not requests) against its rate, the

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLES } from '../auth/index.js';
+import { ensureAdminKey, ROLES } from '../auth/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { documentLabel } from '../queue/index.js';
 import { inScope, missingWorkspace, type Caller } from './caller.js';
@@ -46,6 +46,15 @@ export async function createApiKey(service: OperationHost, caller: Caller, input
     },
     { workspaceId: claimed, target: `role ${String(input.role)}` },
   );
+}
+
+/**
+ * The quick start's first key: an admin key for every workspace, written to DATA_DIR, made only
+ * while no admin key is active (the API's start-up, with auth on).
+ */
+export function bootstrapAdminKey(service: OperationHost) {
+  const { config, logger } = service.runtime;
+  return ensureAdminKey(service.keys, config.DATA_DIR, logger);
 }
 
 export async function revokeApiKey(service: OperationHost, caller: Caller, input: { id: unknown }) {

@@ -15,6 +15,11 @@ export interface Caller {
    * each further operation in it (an MCP batch, GraphQL aliases, a stdio session) pays its own.
    */
   request?: { operations: number };
+  /**
+   * The operator at this machine (localOperator): may name files anywhere it can read, as its
+   * shell could, where a remote caller is held inside AGENTIC_RAG_CORPUS_DIR.
+   */
+  local?: true;
 }
 
 /**
@@ -23,7 +28,7 @@ export interface Caller {
  * and audits what they do.
  */
 export function localOperator(actor: string): Caller {
-  return { keyId: null, actor, role: 'admin', scope: '*' };
+  return { keyId: null, actor, role: 'admin', scope: '*', local: true };
 }
 
 /** AGENTIC_RAG_AUTH=off (loopback only): every request acts as an unscoped admin. */

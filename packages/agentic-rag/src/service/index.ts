@@ -12,6 +12,7 @@ export {
 } from './inputs.js';
 export { OPERATION_NAMES, OPERATIONS, type Operation } from './permissions.js';
 export { RagService, type CallOptions, type GuardOptions, type OperationContext } from './rag-service.js';
-export { corpusPath, type IngestOutcome } from './writes.js';
+export { corpusPath, type IngestCallOptions, type IngestOutcome } from './writes.js';
+export type { CrawlCallOptions } from './crawls.js';
 export type { CachedRead, CachedReadOptions } from './textbook.js';
 export { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';

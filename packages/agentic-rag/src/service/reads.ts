@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { withCorpusVersion } from '../db/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { entityKey, MAX_HOPS, NUMBERED_ENTITY_TYPES, RELATION_TYPES, splitEntityId } from '../graph/index.js';
-import { findEndpoints, OPERATION_TYPES } from '../retrieve/index.js';
+import { buildContext, findEndpoints, OPERATION_TYPES } from '../retrieve/index.js';
 import type { LookupResult } from '../tools/index.js';
 import { inScope, type Caller } from './caller.js';
 import { jobView } from './job-view.js';
@@ -56,14 +56,23 @@ const SearchInput = z.object({
   channels: z.array(z.enum(['vector', 'lexical', 'graph'])).optional(),
   fusion: z.enum(['adaptive', 'weighted', 'rrf']).optional(),
   minCorpusVersion: corpusVersionInput().nullish(),
+  /** Also assemble the hits into a prompt context, with the operations' $ref'd schemas (rag:search --context). */
+  context: z.boolean({ error: 'context must be a boolean' }).optional(),
 });
 
 export const search = read('search', async (context, input) => {
   const { runtime, workspaceId, signal } = context;
-  const { query, k, filters, intent, rerank, channels, fusion, minCorpusVersion } = parseInput(
-    SearchInput,
-    input,
-  );
+  const {
+    query,
+    k,
+    filters,
+    intent,
+    rerank,
+    channels,
+    fusion,
+    minCorpusVersion,
+    context: withContext,
+  } = parseInput(SearchInput, input);
   const retrieve = () =>
     runtime.retriever.retrieve({
       workspaceId,
@@ -82,9 +91,13 @@ export const search = read('search', async (context, input) => {
     workspaceId,
     result.hits.map((hit) => hit.chunkId),
   );
+  const assembled = withContext
+    ? await buildContext(runtime.sql, runtime.config, workspaceId, result, context.logger)
+    : undefined;
   return {
     workspaceId,
     ...result,
+    ...(assembled ? { context: assembled } : {}),
     hits: result.hits.map((hit) => ({
       ...hit,
       mentions: mentions
@@ -263,6 +276,43 @@ export const listJobs = read('listJobs', async ({ runtime, workspaceId }, input)
   const jobs = await runtime.jobs.recent(workspaceId, first);
   return { workspaceId, queue: runtime.queue !== null, jobs: jobs.map(jobView) };
 });
+
+const WaitInput = z.object({
+  ids: z.array(idText('each id', 200), { error: 'ids must be a list of job ids' }).max(100_000),
+});
+
+/**
+ * Waits until every job ends (a worker finished it or it was dead-lettered), reporting progress:
+ * what `rag:ingest --wait` shows. Only the caller's workspace's jobs are counted.
+ */
+export async function waitForJobs(
+  service: OperationHost,
+  caller: Caller,
+  input: { workspaceId: unknown; ids: unknown },
+  options: CallOptions & { onProgress?: (done: number, total: number, dead: number) => void } = {},
+): Promise<{ completed: number; dead: number }> {
+  return service.guard(
+    caller,
+    'listJobs',
+    input.workspaceId,
+    async ({ runtime }) => {
+      const { ids } = parseInput(WaitInput, { ids: input.ids });
+      if (!runtime.queue) return { completed: 0, dead: 0 };
+      return runtime.queue.waitFor(ids, options.onProgress);
+    },
+    options,
+  );
+}
+
+/**
+ * What readiness shows an entitled prober (a key or the metrics token): the database backend and
+ * the default workspace's size. Throws when the database does not answer.
+ */
+export async function deploymentStatus(service: OperationHost) {
+  const { runtime } = service;
+  const workspaceId = runtime.config.AGENTIC_RAG_WORKSPACE;
+  return { backend: runtime.sql.backend, workspaceId, corpus: await runtime.store.stats(workspaceId) };
+}
 
 /** The workspaces the caller may see, with what each holds; a scoped key sees its own if it exists. */
 export async function listWorkspaces(service: OperationHost, caller: Caller) {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Config } from '../config/index.js';
 import { PageRefresher, parsePageRefreshRequest, type PageRefreshResult } from '../crawl/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
-import type { IngestSummary } from '../ingest/index.js';
+import type { IngestFailure, IngestProgress, IngestSummary } from '../ingest/index.js';
 import { Reconciler } from '../queue/index.js';
 import type { RagRuntime } from '../runtime/index.js';
 import { unfinishedIngests } from '../store/index.js';
@@ -31,19 +31,33 @@ export interface IngestOutcome {
   mode: 'inline' | 'queue';
   jobs: (JobView | null)[];
   summary: IngestSummary | null;
+  /** Queue mode: files found but not queued (gone or unreadable by the time they were read). */
+  skipped: IngestFailure[];
+  /** Queue mode with `prune`: documents removed now because their files are gone (inline: in the summary). */
+  pruned: number;
+}
+
+/** What only the operator at this machine asks of an ingest (the CLI, the API's start-up). */
+export interface IngestCallOptions extends CallOptions {
+  /** Ingest now, in this process, even where a queue would take it (the start-up ingest). */
+  inline?: boolean;
+  /** Inline mode: called after each file. */
+  onProgress?: (progress: IngestProgress) => void;
 }
 
 /**
- * Ingests server-side paths (inside AGENTIC_RAG_CORPUS_DIR, symlinks resolved) and inline
- * documents: through the queue when there is one (one job per document, returned queued), else
- * now, recorded as one finished job with its summary. Bad input fails the same way in both modes.
+ * Ingests server-side paths (inside AGENTIC_RAG_CORPUS_DIR, symlinks resolved; anywhere for the
+ * local operator) and inline documents: through the queue when there is one (one job per document,
+ * returned queued), else now, recorded as one finished job with its summary. Bad input fails the
+ * same way in both modes.
  */
 export async function ingest(
   service: OperationHost,
   caller: Caller,
   input: Record<string, unknown>,
-  options: CallOptions = {},
+  options: IngestCallOptions = {},
 ): Promise<IngestOutcome> {
+  const { inline = false, onProgress, ...callOptions } = options;
   return service.guard(
     caller,
     'ingest',
@@ -57,23 +71,37 @@ export async function ingest(
         throw new RagError(ErrorCode.INVALID_INPUT, 'give paths or documents to ingest');
       }
       const { runtime, workspaceId, signal } = context;
-      const sources = await Promise.all(paths.map((requested) => corpusPath(runtime.config, requested)));
+      const sources = await Promise.all(
+        paths.map((requested) =>
+          caller.local ? path.resolve(requested) : corpusPath(runtime.config, requested),
+        ),
+      );
       // Everything the server reads is named from the corpus directory, so a file has one identity
       // whether the start-up ingest, a folder or the file itself brought it in.
       const namingRoot = runtime.config.AGENTIC_RAG_CORPUS_DIR;
-      if (runtime.queue) {
+      if (runtime.queue && !inline) {
         // Every inline document is screened before any is queued: a refusal queues nothing.
         for (const document of documents) await runtime.queue.screenInline(document.id, document.content);
         const ids: string[] = [];
+        const skipped: IngestFailure[] = [];
+        let pruned = 0;
         if (sources.length > 0) {
-          ids.push(...(await runtime.queue.enqueuePaths(workspaceId, sources, namingRoot)).ids);
+          const queued = await runtime.queue.enqueuePaths(workspaceId, sources, namingRoot);
+          ids.push(...queued.ids);
+          skipped.push(...queued.failures);
           if (parsed.prune === true)
-            await runtime.pipeline.pruneMissing({ workspaceId, sources, namingRoot });
+            pruned = await runtime.pipeline.pruneMissing({ workspaceId, sources, namingRoot });
         }
         for (const document of documents)
           ids.push(await runtime.queue.enqueueInline(workspaceId, document.id, document.content));
         const jobs = await Promise.all(ids.map((id) => runtime.jobs.get(id)));
-        return { mode: 'queue', jobs: jobs.filter((job) => job !== null).map(jobView), summary: null };
+        return {
+          mode: 'queue',
+          jobs: jobs.filter((job) => job !== null).map(jobView),
+          summary: null,
+          skipped,
+          pruned,
+        };
       }
       return inlineJob(
         context,
@@ -88,6 +116,7 @@ export async function ingest(
                   namingRoot,
                   prune: parsed.prune === true,
                   ...(signal ? { signal } : {}),
+                  ...(onProgress ? { onProgress } : {}),
                 })
               : null;
           const inline =
@@ -96,7 +125,7 @@ export async function ingest(
         },
       );
     },
-    { ...options, workspace: 'create', target: ingestTarget(input) },
+    { ...callOptions, workspace: 'create', target: ingestTarget(input) },
   );
 }
 
@@ -207,11 +236,12 @@ export async function resumeIngest(
     caller,
     'resumeIngest',
     input.workspaceId,
-    async ({ runtime, workspaceId }) =>
-      new Reconciler(queueOf(runtime), runtime.jobs).resume(
-        workspaceId,
-        await unfinishedIngests(runtime.sql, workspaceId),
-      ),
+    async ({ runtime, workspaceId }) => {
+      const unfinished = await unfinishedIngests(runtime.sql, workspaceId);
+      const resumed = await new Reconciler(queueOf(runtime), runtime.jobs).resume(workspaceId, unfinished);
+      // The documents whose ingest stopped part-way, for an operator to see what was picked up.
+      return { ...resumed, unfinished };
+    },
     options,
   );
 }
@@ -266,7 +296,7 @@ async function inlineJob(
     runtime.corpusVersions.note(workspaceId, summary.corpusVersion);
     await runtime.jobs.finish(id, { result: summary });
     const job = await runtime.jobs.get(id);
-    return { mode: 'inline', jobs: [job && jobView(job)], summary };
+    return { mode: 'inline', jobs: [job && jobView(job)], summary, skipped: [], pruned: 0 };
   } catch (error) {
     await runtime.jobs.finish(id, { error: (error as Error).message });
     throw error;
