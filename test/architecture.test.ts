@@ -130,6 +130,10 @@ describe('architecture of packages/agentic-rag/src (STYLE.md)', () => {
     expect(entries).toContain('cli/ingest.ts');
   });
 
+  it('lists each name its `.` door exports, never `export *` of a folder', () => {
+    expect(readFileSync(path.join(SRC, 'index.ts'), 'utf8')).not.toMatch(/export\s+(type\s+)?\*/);
+  });
+
   it('keeps CLI code and the test door out of the `.` and `./runtime` doors', () => {
     const importsOf = new Map(files.map(({ file, imports }) => [file, imports]));
     /** Every core file a door loads, following relative imports. */
