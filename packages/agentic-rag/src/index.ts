@@ -79,9 +79,8 @@ export { isBlockedAddress } from './tools/index.js';
 // Answering: the orchestrator and its quarantine of planted instructions.
 export { quarantineText, RagOrchestrator } from './orchestrator/index.js';
 export type { RagAnswer } from './orchestrator/index.js';
-// Queue: the ingest queue and worker, crawl jobs, idempotency and dead letters.
+// Queue: the ingest queue and worker, idempotency and dead letters.
 export {
-  crawlSite,
   deadLetterQueueName,
   idempotencyKey,
   ingestDocumentPayload,
@@ -94,8 +93,8 @@ export type { IngestWorker } from './queue/index.js';
 // Crawling: the site crawler and its request parser.
 export { parseCrawlRequest, SiteCrawler } from './crawl/index.js';
 export type { CrawlSummary } from './crawl/index.js';
-// Access: API keys, roles, the admin key file, rate limiting.
-export { ApiKeyStore, createRateLimiter, ensureAdminKey, roleAllows } from './auth/index.js';
+// Access: API keys, roles, rate limiting.
+export { ApiKeyStore, createRateLimiter, roleAllows } from './auth/index.js';
 export type { Role } from './auth/index.js';
 // The application service every transport calls, and the input checks transports share with it.
 export {
