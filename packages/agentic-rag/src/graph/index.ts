@@ -1,4 +1,5 @@
 export { MAX_HOPS } from './breadth-first.js';
+export { definingPassage, holdsDefinition } from './definition.js';
 export { splitEntityId } from './entity-id.js';
 export { ENTITY_TYPES, RELATION_TYPES } from './facts.js';
 export type {

@@ -1,4 +1,4 @@
-import type { GraphEntity } from '../graph/index.js';
+import { definingPassage, type GraphEntity } from '../graph/index.js';
 import type { RagRuntime } from '../runtime/index.js';
 
 /** The entity kinds of the REST contract, as its clients spell them. */
@@ -129,11 +129,7 @@ SELECT c.chunk_id, c.text,
   FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id
  WHERE c.workspace_id = $1 AND c.chunk_id = ANY($2::text[])`;
 
-/**
- * The passage that defines each entity, among the chunks of its defining source that mention it:
- * the one holding its numbered block (`**Algorithm 3.2.**`, or a display equation ending in
- * `(7.5)`), else the one that mentions it most. One query for all of them.
- */
+/** The passage that defines each entity (graph's definingPassage rule), in one query for all of them. */
 export async function definitions(
   runtime: RagRuntime,
   workspaceId: string,
@@ -157,17 +153,8 @@ export async function definitions(
       .map((mention) => ({ count: mention.count, chunk: chunks.get(mention.chunkId) }))
       .filter((candidate): candidate is { count: number; chunk: (typeof rows.rows)[number] } =>
         Boolean(candidate.chunk),
-      )
-      .sort((left, right) => right.count - left.count);
-    const number = typeof entity.properties.number === 'string' ? entity.properties.number : null;
-    const block = candidates.find(
-      ({ chunk }) =>
-        chunk.text.includes(`**${entity.name}.**`) ||
-        (entity.type === 'Formula' &&
-          number !== null &&
-          new RegExp(`\\$\\$\\s*\\(${number.replace(/\./g, '\\.')}\\)`).test(chunk.text)),
-    );
-    const best = (block ?? candidates[0])?.chunk;
+      );
+    const best = definingPassage(entity, candidates);
     if (best)
       chosen.set(entity.id, {
         chunkId: best.chunk_id,

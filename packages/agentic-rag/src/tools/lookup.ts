@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Sql } from '../db/index.js';
-import { entityKey, NUMBERED_ENTITY_TYPES, type GraphStore } from '../graph/index.js';
-import { extractIdentifiers } from '../retrieve/index.js';
+import { definingPassage, entityKey, NUMBERED_ENTITY_TYPES, type GraphStore } from '../graph/index.js';
 import { citableChunks, type CitableChunk } from '../store/index.js';
 import type { Tool } from './tool.js';
 
@@ -48,11 +47,16 @@ export function lookupTool(sql: Sql, graph: GraphStore): Tool<typeof lookupInput
       const mentions = (await graph.mentions(workspaceId, [entity.id])).filter(
         (mention) => entity.definedBy === null || mention.sourcePath === entity.definedBy,
       );
-      const definition = await definingChunk(
-        sql,
-        workspaceId,
-        `${type} ${number}`,
-        mentions.map((mention) => mention.chunkId),
+      const chunks =
+        mentions.length === 0
+          ? []
+          : await citableChunks(sql, workspaceId, { chunkIds: mentions.map((mention) => mention.chunkId) });
+      const definition = definingPassage(
+        entity,
+        mentions.flatMap((mention) => {
+          const chunk = chunks.find((candidate) => candidate.chunkId === mention.chunkId);
+          return chunk ? [{ count: mention.count, chunk }] : [];
+        }),
       );
       const where = entity.definedBy
         ? ` is defined in ${definition?.title ?? entity.definedBy}`
@@ -75,16 +79,4 @@ export function lookupTool(sql: Sql, graph: GraphStore): Tool<typeof lookupInput
       };
     },
   };
-}
-
-async function definingChunk(
-  sql: Sql,
-  workspaceId: string,
-  name: string,
-  chunkIds: readonly string[],
-): Promise<LookupResult['definition']> {
-  if (chunkIds.length === 0) return null;
-  const chunks = await citableChunks(sql, workspaceId, { chunkIds });
-  const strong = extractIdentifiers(name)[0]?.strong;
-  return chunks.find((chunk) => strong?.test(chunk.text)) ?? chunks[0] ?? null;
 }
