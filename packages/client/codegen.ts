@@ -31,7 +31,8 @@ const config: CodegenConfig = {
         useTypeImports: true,
         enumsAsTypes: true,
         skipTypename: true,
-        // The JSON fields the client sends or reads (filters, documentMetadata) are objects.
+        // The JSON fields the client sends or reads (filters, documentMetadata, a hit's channels and
+        // rerank) are objects.
         scalars: { ID: 'string', JSON: 'Record<string, unknown>' },
         defaultScalarType: 'unknown',
       },

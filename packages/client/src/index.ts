@@ -17,3 +17,5 @@ export type { GraphFact, KnowledgeBundle, ScoredPiece } from './knowledge.js';
 export { KnowledgeProvider } from './knowledge-provider.js';
 export type { KnowledgeProviderOptions } from './knowledge-provider.js';
 export type * from './types.js';
+/** The GraphQL documents the client sends and their generated variables and result types. */
+export * as operations from './operations.js';

@@ -1,6 +1,7 @@
 // The GraphQL operations the client sends. `pnpm codegen` checks each against the server's
 // schema.graphql and generates its variables and result types into generated/graphql.ts, so a
-// schema change that breaks one fails there, not in a user's program.
+// schema change that breaks one fails there, not in a user's program. The package exports them, with
+// those types, as `operations`, for an app that sends them itself (the web console does).
 
 export const RAG_ANSWER = /* GraphQL */ `
   mutation RagAnswer($input: RagAnswerInput!) {
@@ -48,7 +49,13 @@ export const SEARCH = /* GraphQL */ `
         title
         url
         text
+        startOffset
+        endOffset
+        sectionPath
         score
+        fusedScore
+        channels
+        rerank
         graphEntities
         mentions
         documentMetadata
@@ -91,3 +98,14 @@ export const KNOWLEDGE_DOCUMENT = /* GraphQL */ `
     }
   }
 `;
+
+export type {
+  ExpandGraphQuery,
+  ExpandGraphQueryVariables,
+  KnowledgeDocumentQuery,
+  KnowledgeDocumentQueryVariables,
+  RagAnswerMutation,
+  RagAnswerMutationVariables,
+  SearchQuery,
+  SearchQueryVariables,
+} from './generated/graphql.js';

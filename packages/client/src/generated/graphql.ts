@@ -85,7 +85,13 @@ export type SearchQuery = {
       title: string | null;
       url: string | null;
       text: string;
+      startOffset: number;
+      endOffset: number;
+      sectionPath: string;
       score: number;
+      fusedScore: number;
+      channels: Record<string, unknown>;
+      rerank: Record<string, unknown> | null;
       graphEntities: Array<string> | null;
       mentions: Array<string>;
       documentMetadata: Record<string, unknown> | null;
