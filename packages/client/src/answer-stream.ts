@@ -12,12 +12,15 @@ export async function* readAnswerStream(
 ): AsyncGenerator<RagAnswerStreamEvent, void, undefined> {
   const parsed: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (message) => parsed.push(message) });
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  // TextDecoder in streaming mode rather than a TextDecoderStream: the DOM lib's typing of the latter
+  // does not fit pipeThrough (TypeScript 5.9), and the web console type-checks this file with it.
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      parser.feed(value);
+      parser.feed(decoder.decode(value, { stream: true }));
       while (parsed.length > 0) {
         const event = JSON.parse(parsed.shift()!.data) as RagAnswerStreamEvent;
         if (event.type === 'error') throw new AgenticRagError(event.code, event.message);
