@@ -1,4 +1,6 @@
-// Every operation the console sends, in one place. Field choices follow apps/api's schema.graphql.
+// The operations the console sends that the SDK does not. `search` and `expandGraph` are the SDK's own
+// (`operations` of @agentic-rag/client: SEARCH, EXPAND_GRAPH), with the types its codegen makes for them;
+// the console's `pnpm codegen` reads this file only. Field choices follow apps/api's schema.graphql.
 
 export const PING = /* GraphQL */ `
   query Ping {
@@ -126,6 +128,12 @@ export const DOCUMENT_SUMMARY = /* GraphQL */ `
  */
 export const DOCUMENT_CHUNKS = 180;
 
+// DOCUMENT_SUMMARY and DOCUMENT stay the console's: the SDK's one `document` query
+// (KNOWLEDGE_DOCUMENT) reads the metadata and first 50 chunks' text of a knowledge pack's graph or
+// linked piece, once per document KnowledgeProvider follows. Neither selection is a subset of the
+// other, and widening it to the viewer's (title, url, kind, counts, 180 chunks with their index and
+// section) would make every one of those lookups fetch fields it throws away.
+
 export const DOCUMENT = /* GraphQL */ `
   query Document($workspaceId: ID!, $id: ID!, $chunks: Int!) {
     document(workspaceId: $workspaceId, id: $id) {
@@ -181,29 +189,6 @@ export const REFRESH_DOCUMENT = /* GraphQL */ `
   ${JOB_FIELDS}
 `;
 
-export const SEARCH = /* GraphQL */ `
-  query Search($input: SearchInput!) {
-    search(input: $input) {
-      correctedQuery
-      warnings
-      hits {
-        chunkId
-        sourceId
-        title
-        sectionPath
-        text
-        startOffset
-        endOffset
-        score
-        fusedScore
-        mentions
-        channels
-        rerank
-      }
-    }
-  }
-`;
-
 const CITATION_FIELDS = /* GraphQL */ `
   fragment CitationFields on Citation {
     index
@@ -219,6 +204,10 @@ const CITATION_FIELDS = /* GraphQL */ `
   }
 `;
 
+/**
+ * The console's own: the SDK streams an answer over REST (`POST /answer/stream`, flat events) and
+ * sends no GraphQL subscription; its RAG_ANSWER is the `ragAnswer` mutation, the whole answer at once.
+ */
 export const ANSWER_STREAM = /* GraphQL */ `
   subscription AnswerStream($input: RagAnswerInput!) {
     ragAnswerStream(input: $input) {
@@ -294,26 +283,6 @@ export const CRAWL_SITE = /* GraphQL */ `
     }
   }
   ${JOB_FIELDS}
-`;
-
-export const EXPAND_GRAPH = /* GraphQL */ `
-  query ExpandGraph($workspaceId: ID!, $ids: [ID!]!, $depth: Int) {
-    expandGraph(workspaceId: $workspaceId, ids: $ids, depth: $depth) {
-      entities {
-        id
-        type
-        name
-        hop
-        strength
-      }
-      edges {
-        from
-        to
-        type
-        weight
-      }
-    }
-  }
 `;
 
 export const JOBS = /* GraphQL */ `

@@ -1,7 +1,9 @@
 /**
  * The names the console gives the API's answers, taken from generated/graphql.ts (made by `pnpm codegen`
- * from schema.graphql and operations.ts), so a schema change that breaks the console fails to compile.
+ * from schema.graphql and operations.ts) and, for the operations the console takes from the SDK, from
+ * the SDK's own generated types, so a schema change that breaks the console fails to compile.
  */
+import type { SearchHit as SdkSearchHit } from '@agentic-rag/client';
 import type {
   AnswerStreamSubscription,
   CitationFieldsFragment,
@@ -11,7 +13,6 @@ import type {
   EvalRunsQuery,
   IngestMutation,
   JobFieldsFragment,
-  SearchQuery,
 } from './generated/graphql.js';
 
 type Item<T> = T extends ReadonlyArray<infer E> ? E : never;
@@ -38,10 +39,8 @@ export interface ChannelScore {
   normalized: number;
 }
 
-type GeneratedHit = Item<SearchQuery['search']['hits']>;
-
 /** `channels` and `rerank` are JSON in the schema; these are the shapes the API puts there. */
-export type SearchHit = Omit<GeneratedHit, 'channels' | 'rerank'> & {
+export type SearchHit = Omit<SdkSearchHit, 'channels' | 'rerank'> & {
   channels: Record<string, ChannelScore>;
   rerank: { score: number; features?: Record<string, number> } | null;
 };

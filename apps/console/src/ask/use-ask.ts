@@ -1,7 +1,7 @@
+import { operations } from '@agentic-rag/client';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { streamAnswer } from '../api/answer-stream.js';
 import { ApiError, asApiError, graphql } from '../api/graphql.js';
-import { SEARCH } from '../api/operations.js';
 import type { AnswerEvent, Citation, SearchHit } from '../api/types.js';
 import { useSession } from '../session/session.js';
 import { appendTurn } from './history.js';
@@ -55,8 +55,8 @@ export function useAsk() {
 
       graphql<{ search: { hits: SearchHit[] } }>(
         apiKey,
-        SEARCH,
-        { input: { query: question, workspaceId, k: 10 } },
+        operations.SEARCH,
+        { input: { query: question, workspaceId, k: 10 } } satisfies operations.SearchQueryVariables,
         controller.signal,
       )
         .then(({ search }) => change(() => ({ hits: search.hits })))

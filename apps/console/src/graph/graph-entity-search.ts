@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
+import { operations } from '@agentic-rag/client';
 import { asApiError, graphql, type ApiError } from '../api/graphql.js';
-import { SEARCH } from '../api/operations.js';
 import type { SearchHit } from '../api/types.js';
 import { useSession } from '../session/session.js';
 import { mentionedEntities, type MentionedEntity } from './graph-search.js';
@@ -30,8 +30,8 @@ export function useEntitySearch(query: string): EntitySearch {
     setState({ status: 'loading' });
     graphql<{ search: { hits: SearchHit[] } }>(
       apiKey,
-      SEARCH,
-      { input: { query, workspaceId, k: PASSAGES } },
+      operations.SEARCH,
+      { input: { query, workspaceId, k: PASSAGES } } satisfies operations.SearchQueryVariables,
       controller.signal,
     )
       .then(({ search }) =>

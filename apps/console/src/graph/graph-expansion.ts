@@ -1,6 +1,6 @@
+import { operations } from '@agentic-rag/client';
 import { useEffect, useState } from 'react';
 import { asApiError, graphql, type ApiError } from '../api/graphql.js';
-import { EXPAND_GRAPH } from '../api/operations.js';
 import { useSession } from '../session/session.js';
 import type { GraphEdge, GraphNode } from './GraphView.js';
 
@@ -26,10 +26,10 @@ export function useExpansion(ids: string[], depth: number): Expansion {
       if (!controller.signal.aborted) setState(next);
     };
     setState({ status: 'loading' });
-    graphql<{ expandGraph: { entities: GraphNode[]; edges: GraphEdge[] } }>(
+    graphql<operations.ExpandGraphQuery>(
       apiKey,
-      EXPAND_GRAPH,
-      { workspaceId, ids: list, depth },
+      operations.EXPAND_GRAPH,
+      { workspaceId, ids: list, depth } satisfies operations.ExpandGraphQueryVariables,
       controller.signal,
     )
       .then(({ expandGraph }) => land({ status: 'done', ...expandGraph }))

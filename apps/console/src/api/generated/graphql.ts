@@ -71,18 +71,6 @@ export type RagAnswerInput = {
   workspaceId: string;
 };
 
-export type SearchInput = {
-  filters?: Record<string, unknown> | null | undefined;
-  k?: number | null | undefined;
-  /**
-   * Read at least this corpus version of the workspace: pass the corpusVersion a write (ingest,
-   * delete, refresh) returned to see that write whichever API process and database replica answer.
-   */
-  minCorpusVersion?: number | null | undefined;
-  query: string;
-  workspaceId: string;
-};
-
 export type PingQueryVariables = Exact<{ [key: string]: never }>;
 
 export type PingQuery = { __typename: 'Query' };
@@ -260,31 +248,6 @@ export type RefreshDocumentMutation = {
   };
 };
 
-export type SearchQueryVariables = Exact<{
-  input: SearchInput;
-}>;
-
-export type SearchQuery = {
-  search: {
-    correctedQuery: string | null;
-    warnings: Array<string>;
-    hits: Array<{
-      chunkId: string;
-      sourceId: string;
-      title: string | null;
-      sectionPath: string;
-      text: string;
-      startOffset: number;
-      endOffset: number;
-      score: number;
-      fusedScore: number;
-      mentions: Array<string>;
-      channels: Record<string, unknown>;
-      rerank: Record<string, unknown> | null;
-    }>;
-  };
-};
-
 export type CitationFieldsFragment = {
   index: number;
   sourceId: string;
@@ -379,19 +342,6 @@ export type CrawlSiteMutation = {
       documents: { added: number; updated: number; unchanged: number; removed: number; failed: number };
       failures: Array<{ sourceId: string; code: string; message: string }>;
     } | null;
-  };
-};
-
-export type ExpandGraphQueryVariables = Exact<{
-  workspaceId: string;
-  ids: Array<string> | string;
-  depth?: number | null | undefined;
-}>;
-
-export type ExpandGraphQuery = {
-  expandGraph: {
-    entities: Array<{ id: string; type: string; name: string; hop: number; strength: number }>;
-    edges: Array<{ from: string; to: string; type: string; weight: number }>;
   };
 };
 
