@@ -185,9 +185,10 @@ describe('design 000 contract', () => {
         'RELATED_TO',
       ]),
     );
-    const [docPage] = await runtime.graph.getEntities(ws, [
-      `DocPage:${page('guides/address-validation.md')}`,
-    ]);
+    const [docPage] = await runtime.graph.getEntities({
+      workspaceId: ws,
+      ids: [`DocPage:${page('guides/address-validation.md')}`],
+    });
     expect(docPage).toMatchObject({
       type: 'DocPage',
       properties: { url: page('guides/address-validation.md'), title: 'Address Validation' },
@@ -292,7 +293,7 @@ describe('design 000 contract', () => {
     // Remove: the document, its chunks, and (detach-delete) its DocPage node.
     await runtime.store.deleteDocuments(ws, [guide]);
     expect(await runtime.store.getDocument(ws, guide)).toBeNull();
-    expect(await runtime.graph.getEntities(ws, [`DocPage:${guide}`])).toEqual([]);
+    expect(await runtime.graph.getEntities({ workspaceId: ws, ids: [`DocPage:${guide}`] })).toEqual([]);
     const search = await json('kb_search', { query: 'Quote with POST /v2/rates/quote only', top_k: 10 });
     expect(search.results.map((hit: Json) => hit.sourceId)).not.toContain(guide);
   });

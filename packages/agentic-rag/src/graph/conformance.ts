@@ -90,9 +90,9 @@ export function graphStoreContract(name: string, open: () => Promise<GraphFixtur
     });
 
     it('stores entities, their definitions, aliases and mentions', async () => {
-      await store.replaceSource(specGraph());
-      await store.replaceSource(guideGraph());
-      const [endpoint] = await store.getEntities(ws, ['Endpoint:POST /locations']);
+      await store.replaceSource({ graph: specGraph() });
+      await store.replaceSource({ graph: guideGraph() });
+      const [endpoint] = await store.getEntities({ workspaceId: ws, ids: ['Endpoint:POST /locations'] });
       expect(endpoint).toEqual({
         id: 'Endpoint:POST /locations',
         type: 'Endpoint',
@@ -101,7 +101,10 @@ export function graphStoreContract(name: string, open: () => Promise<GraphFixtur
         properties: { method: 'POST', path: '/locations' },
         definedBy: spec,
       });
-      const mentions = await store.mentions(ws, ['Endpoint:POST /locations', 'Concept:northwind freight']);
+      const mentions = await store.mentions({
+        workspaceId: ws,
+        entityIds: ['Endpoint:POST /locations', 'Concept:northwind freight'],
+      });
       expect(mentions).toEqual([
         { entityId: 'Concept:northwind freight', sourcePath: guide, chunkId: `${guide}#0`, count: 1 },
         { entityId: 'Concept:northwind freight', sourcePath: guide, chunkId: `${guide}#1`, count: 3 },
@@ -109,11 +112,11 @@ export function graphStoreContract(name: string, open: () => Promise<GraphFixtur
         { entityId: 'Endpoint:POST /locations', sourcePath: guide, chunkId: `${guide}#0`, count: 1 },
       ]);
       // The strongest per entity: the guide's second chunk (3 mentions) before its first (1).
-      const strongest = await store.strongestMentions(
-        ws,
-        ['Concept:northwind freight', 'Endpoint:POST /locations', 'Concept:unknown'],
-        1,
-      );
+      const strongest = await store.strongestMentions({
+        workspaceId: ws,
+        entityIds: ['Concept:northwind freight', 'Endpoint:POST /locations', 'Concept:unknown'],
+        perEntity: 1,
+      });
       expect(strongest.mentions).toEqual([
         { entityId: 'Concept:northwind freight', chunkId: `${guide}#1`, count: 3 },
         expect.objectContaining({ entityId: 'Endpoint:POST /locations', count: 1 }),
@@ -124,32 +127,52 @@ export function graphStoreContract(name: string, open: () => Promise<GraphFixtur
           ['Endpoint:POST /locations', 2],
         ]),
       );
-      expect((await store.strongestMentions(ws, ['Concept:northwind freight'], 5)).mentions).toEqual(
+      expect(
+        (
+          await store.strongestMentions({
+            workspaceId: ws,
+            entityIds: ['Concept:northwind freight'],
+            perEntity: 5,
+          })
+        ).mentions,
+      ).toEqual(
         mentions
           .filter((mention) => mention.entityId === 'Concept:northwind freight')
           .map(({ entityId, chunkId, count }) => ({ entityId, chunkId, count })),
       );
-      expect(await store.stats(ws)).toEqual({ entities: 5, relations: 4, mentions: 7, sources: 2 });
-      expect(await store.mentionedIn(ws, [`${guide}#1`, `${spec}#1`, 'no-such-chunk'])).toEqual([
+      expect(await store.stats({ workspaceId: ws })).toEqual({
+        entities: 5,
+        relations: 4,
+        mentions: 7,
+        sources: 2,
+      });
+      expect(
+        await store.mentionedIn({ workspaceId: ws, chunkIds: [`${guide}#1`, `${spec}#1`, 'no-such-chunk'] }),
+      ).toEqual([
         { entityId: 'Concept:northwind freight', sourcePath: guide, chunkId: `${guide}#1`, count: 3 },
         { entityId: 'Schema:Location', sourcePath: spec, chunkId: `${spec}#1`, count: 1 },
       ]);
-      const resources = await store.findEntities(ws, { type: 'Resource' });
+      const resources = await store.findEntities({ workspaceId: ws, type: 'Resource' });
       expect(resources.map((found) => found.id)).toEqual(['Resource:location']);
-      expect(await store.getEntities(ws, ['Schema:Nope', 'Schema:Location'])).toMatchObject([
-        { id: 'Schema:Location' },
-      ]);
+      expect(
+        await store.getEntities({ workspaceId: ws, ids: ['Schema:Nope', 'Schema:Location'] }),
+      ).toMatchObject([{ id: 'Schema:Location' }]);
     });
 
     it('replacing a source removes what only it asserted, with no orphans', async () => {
-      await store.replaceSource(specGraph());
-      await store.replaceSource(guideGraph());
+      await store.replaceSource({ graph: specGraph() });
+      await store.replaceSource({ graph: guideGraph() });
       const smaller = specGraph();
       smaller.entities = smaller.entities.filter((found) => found.id !== 'Schema:Location');
       smaller.relations = smaller.relations.filter((relation) => relation.type !== 'REFERENCES');
-      await store.replaceSource(smaller);
-      expect(await store.getEntities(ws, ['Schema:Location'])).toEqual([]);
-      expect(await store.stats(ws)).toEqual({ entities: 4, relations: 3, mentions: 6, sources: 2 });
+      await store.replaceSource({ graph: smaller });
+      expect(await store.getEntities({ workspaceId: ws, ids: ['Schema:Location'] })).toEqual([]);
+      expect(await store.stats({ workspaceId: ws })).toEqual({
+        entities: 4,
+        relations: 3,
+        mentions: 6,
+        sources: 2,
+      });
       const around = await store.neighbourhood({
         workspaceId: ws,
         seeds: ['Endpoint:POST /locations'],
@@ -157,8 +180,13 @@ export function graphStoreContract(name: string, open: () => Promise<GraphFixtur
       });
       expect(around.entities.map((found) => found.id)).not.toContain('Schema:Location');
       // Replacing with the same facts twice is a no-op.
-      await store.replaceSource(smaller);
-      expect(await store.stats(ws)).toEqual({ entities: 4, relations: 3, mentions: 6, sources: 2 });
+      await store.replaceSource({ graph: smaller });
+      expect(await store.stats({ workspaceId: ws })).toEqual({
+        entities: 4,
+        relations: 3,
+        mentions: 6,
+        sources: 2,
+      });
     });
 
     it('edge weights add up over sources and lose exactly a deleted source’s share', async () => {
@@ -168,8 +196,8 @@ export function graphStoreContract(name: string, open: () => Promise<GraphFixtur
         ...found,
         chunks: [{ chunkId: `${spec}#0`, count: 1 }],
       }));
-      await store.replaceSource(guideGraph());
-      await store.replaceSource(second);
+      await store.replaceSource({ graph: guideGraph() });
+      await store.replaceSource({ graph: second });
       const weight = async () => {
         const around = await store.neighbourhood({
           workspaceId: ws,
@@ -179,43 +207,53 @@ export function graphStoreContract(name: string, open: () => Promise<GraphFixtur
         return around.edges.find((edge) => edge.type === 'RELATED')?.weight;
       };
       expect(await weight()).toBe(4);
-      await store.deleteSources(ws, [spec]);
+      await store.deleteSources({ workspaceId: ws, sourcePaths: [spec] });
       expect(await weight()).toBe(2);
-      expect((await store.stats(ws)).entities).toBe(2);
+      expect((await store.stats({ workspaceId: ws })).entities).toBe(2);
     });
 
     it('deleting the defining source clears the definition of an entity others still mention', async () => {
-      await store.replaceSource(specGraph());
-      await store.replaceSource(guideGraph());
-      await store.deleteSources(ws, [spec]);
-      const [endpoint] = await store.getEntities(ws, ['Endpoint:POST /locations']);
+      await store.replaceSource({ graph: specGraph() });
+      await store.replaceSource({ graph: guideGraph() });
+      await store.deleteSources({ workspaceId: ws, sourcePaths: [spec] });
+      const [endpoint] = await store.getEntities({ workspaceId: ws, ids: ['Endpoint:POST /locations'] });
       expect(endpoint).toMatchObject({ properties: {}, definedBy: null });
       expect(
-        await store.getEntities(ws, ['Resource:location', 'OperationType:create', 'Schema:Location']),
+        await store.getEntities({
+          workspaceId: ws,
+          ids: ['Resource:location', 'OperationType:create', 'Schema:Location'],
+        }),
       ).toEqual([]);
-      await store.deleteSources(ws, [guide]);
-      expect(await store.stats(ws)).toEqual({ entities: 0, relations: 0, mentions: 0, sources: 0 });
+      await store.deleteSources({ workspaceId: ws, sourcePaths: [guide] });
+      expect(await store.stats({ workspaceId: ws })).toEqual({
+        entities: 0,
+        relations: 0,
+        mentions: 0,
+        sources: 0,
+      });
     });
 
     it("holds 000's doc pages: DOC_DESCRIBES from an endpoint, RELATED_TO between resources, detach-delete", async () => {
-      await store.replaceSource(specGraph());
+      await store.replaceSource({ graph: specGraph() });
       const page = 'DocPage:guides/getting-started.md';
       await store.replaceSource({
-        workspaceId: ws,
-        sourcePath: guide,
-        entities: [
-          entity(page, [[`${guide}#0`, 1]], {
-            defines: true,
-            properties: { url: guide, title: 'Getting started' },
-          }),
-          entity('Endpoint:POST /locations', [[`${guide}#1`, 2]]),
-          entity('Resource:location', [[`${guide}#1`, 2]]),
-          entity('Resource:shipment', [[`${guide}#1`, 1]]),
-        ],
-        relations: [
-          { from: 'Endpoint:POST /locations', to: page, type: 'DOC_DESCRIBES', weight: 3 },
-          { from: 'Resource:location', to: 'Resource:shipment', type: 'RELATED_TO', weight: 1 },
-        ],
+        graph: {
+          workspaceId: ws,
+          sourcePath: guide,
+          entities: [
+            entity(page, [[`${guide}#0`, 1]], {
+              defines: true,
+              properties: { url: guide, title: 'Getting started' },
+            }),
+            entity('Endpoint:POST /locations', [[`${guide}#1`, 2]]),
+            entity('Resource:location', [[`${guide}#1`, 2]]),
+            entity('Resource:shipment', [[`${guide}#1`, 1]]),
+          ],
+          relations: [
+            { from: 'Endpoint:POST /locations', to: page, type: 'DOC_DESCRIBES', weight: 3 },
+            { from: 'Resource:location', to: 'Resource:shipment', type: 'RELATED_TO', weight: 1 },
+          ],
+        },
       });
       // (e:Endpoint)-[:DOC_DESCRIBES]->(d:DocPage), as the design's query reads it (docs/graph.md).
       const described = await store.neighbourhood({
@@ -246,11 +284,15 @@ export function graphStoreContract(name: string, open: () => Promise<GraphFixtur
         'Resource:location',
         'Resource:shipment',
       ]);
-      expect((await store.findEntities(ws, { type: 'DocPage' })).map((found) => found.id)).toEqual([page]);
+      expect(
+        (await store.findEntities({ workspaceId: ws, type: 'DocPage' })).map((found) => found.id),
+      ).toEqual([page]);
       // A removed page goes with its edges; the endpoint the spec defines stays.
-      await store.deleteSources(ws, [guide]);
-      expect(await store.getEntities(ws, [page, 'Resource:shipment'])).toEqual([]);
-      expect(await store.getEntities(ws, ['Endpoint:POST /locations'])).toMatchObject([{ definedBy: spec }]);
+      await store.deleteSources({ workspaceId: ws, sourcePaths: [guide] });
+      expect(await store.getEntities({ workspaceId: ws, ids: [page, 'Resource:shipment'] })).toEqual([]);
+      expect(await store.getEntities({ workspaceId: ws, ids: ['Endpoint:POST /locations'] })).toMatchObject([
+        { definedBy: spec },
+      ]);
       const after = await store.neighbourhood({
         workspaceId: ws,
         seeds: ['Endpoint:POST /locations'],
@@ -261,8 +303,8 @@ export function graphStoreContract(name: string, open: () => Promise<GraphFixtur
     });
 
     it('walks the neighbourhood by hops, relation types and direction', async () => {
-      await store.replaceSource(specGraph());
-      await store.replaceSource(guideGraph());
+      await store.replaceSource({ graph: specGraph() });
+      await store.replaceSource({ graph: guideGraph() });
       const one = await store.neighbourhood({ workspaceId: ws, seeds: ['Resource:location'], hops: 1 });
       expect(one.entities.map((found) => [found.id, found.hop])).toEqual([
         ['Resource:location', 0],
@@ -318,7 +360,7 @@ export function graphStoreContract(name: string, open: () => Promise<GraphFixtur
     it('expands around hub entities exactly as a full walk over every edge would', async () => {
       // Skewed picks make a few hubs with many edges, so small limits cut their edge lists.
       const hubs = hubGraph(ws, [spec, guide]);
-      for (const graph of hubs) await store.replaceSource(graph);
+      for (const graph of hubs) await store.replaceSource({ graph });
       const cases: Array<{ seed: string; hops: number; limit: number; direction?: 'in' | 'out' }> = [
         { seed: 'Concept:c0', hops: 2, limit: 5 },
         { seed: 'Concept:c39', hops: 2, limit: 12 },
@@ -339,12 +381,50 @@ export function graphStoreContract(name: string, open: () => Promise<GraphFixtur
       }
     });
 
+    it('rejects a call whose signal is already aborted with ABORTED, and writes nothing', async () => {
+      await store.replaceSource({ graph: specGraph() });
+      const before = await store.stats({ workspaceId: ws });
+      expect(before).toEqual({ entities: 4, relations: 3, mentions: 4, sources: 1 });
+      const controller = new AbortController();
+      controller.abort();
+      const signal = controller.signal;
+      const ids = ['Endpoint:POST /locations'];
+      const calls: Array<[string, () => Promise<unknown>]> = [
+        ['replaceSource', () => store.replaceSource({ graph: guideGraph(), signal })],
+        ['deleteSources', () => store.deleteSources({ workspaceId: ws, sourcePaths: [spec], signal })],
+        ['getEntities', () => store.getEntities({ workspaceId: ws, ids, signal })],
+        ['findEntities', () => store.findEntities({ workspaceId: ws, type: 'Endpoint', signal })],
+        ['neighbourhood', () => store.neighbourhood({ workspaceId: ws, seeds: ids, hops: 1, signal })],
+        ['mentions', () => store.mentions({ workspaceId: ws, entityIds: ids, signal })],
+        [
+          'strongestMentions',
+          () => store.strongestMentions({ workspaceId: ws, entityIds: ids, perEntity: 1, signal }),
+        ],
+        ['mentionedIn', () => store.mentionedIn({ workspaceId: ws, chunkIds: [`${spec}#0`], signal })],
+        ['stats', () => store.stats({ workspaceId: ws, signal })],
+      ];
+      for (const [method, call] of calls) {
+        await expect(call(), method).rejects.toMatchObject({ code: 'ABORTED' });
+      }
+      // Nothing written, nothing deleted: the guide's facts never arrived and the spec's stayed.
+      expect(await store.stats({ workspaceId: ws })).toEqual(before);
+      expect(await store.getEntities({ workspaceId: ws, ids: ['Concept:northwind freight'] })).toEqual([]);
+      expect(await store.getEntities({ workspaceId: ws, ids })).toMatchObject([{ definedBy: spec }]);
+    });
+
     it('keeps workspaces apart and rejects malformed ids and hop counts', async () => {
-      await store.replaceSource(specGraph());
+      await store.replaceSource({ graph: specGraph() });
       const other = `${ws}-other`;
-      expect(await store.getEntities(other, ['Endpoint:POST /locations'])).toEqual([]);
-      expect(await store.stats(other)).toEqual({ entities: 0, relations: 0, mentions: 0, sources: 0 });
-      await expect(store.getEntities(ws, ['no-colon'])).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+      expect(await store.getEntities({ workspaceId: other, ids: ['Endpoint:POST /locations'] })).toEqual([]);
+      expect(await store.stats({ workspaceId: other })).toEqual({
+        entities: 0,
+        relations: 0,
+        mentions: 0,
+        sources: 0,
+      });
+      await expect(store.getEntities({ workspaceId: ws, ids: ['no-colon'] })).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+      });
       await expect(
         store.neighbourhood({ workspaceId: ws, seeds: ['Resource:location'], hops: 4 }),
       ).rejects.toMatchObject({ code: 'INVALID_INPUT' });

@@ -1,46 +1,85 @@
-import type { SqlExecutor } from '../db/index.js';
-
 /**
  * The knowledge graph of a workspace. Entities are identified by their resolution key
  * (`Endpoint:POST /locations`, `Algorithm:3.2`), the same on every backend, so ids never leak a
  * backend's internals. Every fact belongs to the source (document) that asserted it: replacing or
  * deleting a source removes exactly its facts, and an entity nothing mentions or relates any
  * more is removed with it.
+ *
+ * Every method takes one options object; a call whose `signal` is already aborted rejects with
+ * ABORTED before it reads or writes anything. How facts are kept in step with the corpus (in the
+ * corpus store's transaction, or written around it) is the corpus store's business, not the
+ * interface's: see CorpusStore.
  */
 export interface GraphStore {
   readonly backend: 'postgres' | 'neo4j';
-  /**
-   * Whether facts are written in the corpus store's transaction (same database) or after it.
-   * An external store is written before the corpus commit: a failure in between leaves facts
-   * for chunks that do not exist yet, which readers skip and a retry replaces.
-   */
-  readonly transactional: boolean;
   /** Replaces everything the source asserted with `graph`. Idempotent. */
-  replaceSource(graph: SourceGraph, tx?: SqlExecutor): Promise<void>;
+  replaceSource(options: ReplaceSourceOptions): Promise<void>;
   /** Removes everything the sources asserted, and the entities left with no facts. */
-  deleteSources(workspaceId: string, sourcePaths: readonly string[], tx?: SqlExecutor): Promise<void>;
+  deleteSources(options: DeleteSourcesOptions): Promise<void>;
   /** Entities by id; unknown ids are left out. */
-  getEntities(workspaceId: string, ids: readonly string[]): Promise<GraphEntity[]>;
+  getEntities(options: GetEntitiesOptions): Promise<GraphEntity[]>;
   /** Entities of a type (and optionally with one of the names' resolution keys). */
-  findEntities(workspaceId: string, query: EntityQuery): Promise<GraphEntity[]>;
+  findEntities(options: FindEntitiesOptions): Promise<GraphEntity[]>;
   /** Entities within `hops` of the seeds, nearest first, with the edges that reach them. */
-  neighbourhood(query: NeighbourhoodQuery): Promise<Neighbourhood>;
+  neighbourhood(options: NeighbourhoodOptions): Promise<Neighbourhood>;
   /** The chunks that mention the entities. */
-  mentions(workspaceId: string, entityIds: readonly string[]): Promise<EntityMention[]>;
+  mentions(options: MentionsOptions): Promise<EntityMention[]>;
   /**
    * Per entity, its `perEntity` strongest mentions (most mentions in the chunk first; which of
    * equally strong ones are kept is the store's choice) and how many chunks mention it in all: the
    * graph channel's read, bounded whatever the corpus size.
    */
-  strongestMentions(
-    workspaceId: string,
-    entityIds: readonly string[],
-    perEntity: number,
-  ): Promise<StrongestMentions>;
+  strongestMentions(options: StrongestMentionsOptions): Promise<StrongestMentions>;
   /** The entities the chunks (stable chunk ids) mention: the reverse of `mentions`. */
-  mentionedIn(workspaceId: string, chunkIds: readonly string[]): Promise<EntityMention[]>;
-  stats(workspaceId: string): Promise<GraphStats>;
+  mentionedIn(options: MentionedInOptions): Promise<EntityMention[]>;
+  stats(options: StatsOptions): Promise<GraphStats>;
   close(): Promise<void>;
+}
+
+/** What every call of a GraphStore accepts. */
+export interface GraphCallOptions {
+  /** Checked before the call does any work (and, where the backend allows, before each statement). */
+  signal?: AbortSignal;
+}
+
+export interface ReplaceSourceOptions extends GraphCallOptions {
+  graph: SourceGraph;
+}
+
+export interface DeleteSourcesOptions extends GraphCallOptions {
+  workspaceId: string;
+  sourcePaths: readonly string[];
+}
+
+export interface GetEntitiesOptions extends GraphCallOptions {
+  workspaceId: string;
+  ids: readonly string[];
+}
+
+export interface FindEntitiesOptions extends EntityQuery, GraphCallOptions {
+  workspaceId: string;
+}
+
+export type NeighbourhoodOptions = NeighbourhoodQuery & GraphCallOptions;
+
+export interface MentionsOptions extends GraphCallOptions {
+  workspaceId: string;
+  entityIds: readonly string[];
+}
+
+export interface StrongestMentionsOptions extends MentionsOptions {
+  /** Most mentions kept per entity. */
+  perEntity: number;
+}
+
+export interface MentionedInOptions extends GraphCallOptions {
+  workspaceId: string;
+  /** Stable chunk ids (rag_chunks.chunk_id). */
+  chunkIds: readonly string[];
+}
+
+export interface StatsOptions extends GraphCallOptions {
+  workspaceId: string;
 }
 
 /** What one source asserts, with mentions already mapped to its chunks. */

@@ -12,20 +12,30 @@ export type {
   Span,
 } from './facts.js';
 export type {
+  DeleteSourcesOptions,
   Direction,
   EntityMention,
   EntityQuery,
+  FindEntitiesOptions,
+  GetEntitiesOptions,
+  GraphCallOptions,
   GraphEdge,
   GraphEntity,
   GraphStats,
   GraphStore,
+  MentionedInOptions,
+  MentionsOptions,
   Neighbourhood,
   NeighbourEntity,
+  NeighbourhoodOptions,
   NeighbourhoodQuery,
+  ReplaceSourceOptions,
   SourceEntity,
   SourceGraph,
   SourceRelation,
+  StatsOptions,
   StrongestMentions,
+  StrongestMentionsOptions,
 } from './graph-store.js';
 export { Neo4jGraphStore, type Neo4jGraphOptions } from './neo4j.js';
 export { PostgresGraphStore } from './postgres.js';

@@ -25,7 +25,7 @@ describe('Neo4jGraphStore', () => {
       createSource: async () => {},
       async dispose() {
         const sources = ['api/openapi.yaml#paths/locations/post', 'guides/getting-started.md'];
-        await store.deleteSources(workspaceId, sources);
+        await store.deleteSources({ workspaceId, sourcePaths: sources });
         await store.close();
       },
     };

@@ -1,17 +1,24 @@
 import neo4j, { type Driver, type ManagedTransaction } from 'neo4j-driver';
 import { ErrorCode, RagError } from '../errors/index.js';
+import { throwIfAborted } from './aborted.js';
 import { breadthFirst } from './breadth-first.js';
 import { splitEntityId } from './entity-id.js';
 import type {
+  DeleteSourcesOptions,
   EntityMention,
-  EntityQuery,
+  FindEntitiesOptions,
+  GetEntitiesOptions,
   GraphEntity,
   GraphStats,
   GraphStore,
+  MentionedInOptions,
+  MentionsOptions,
   Neighbourhood,
-  NeighbourhoodQuery,
-  SourceGraph,
+  NeighbourhoodOptions,
+  ReplaceSourceOptions,
+  StatsOptions,
   StrongestMentions,
+  StrongestMentionsOptions,
 } from './graph-store.js';
 import { strongestOf } from './strongest.js';
 
@@ -29,10 +36,12 @@ export interface Neo4jGraphOptions {
  * (RagEntity)` once per asserting source (relationship types cannot be query parameters, so the
  * typed relations of specs and textbooks are the `type` property). Node identity is `uid` =
  * workspace + NUL + id, one unique property, which every edition can constrain.
+ *
+ * The driver takes no AbortSignal: a call's signal is checked before each transaction it opens
+ * (each level of a neighbourhood walk is one), and a transaction already sent runs to its end.
  */
 export class Neo4jGraphStore implements GraphStore {
   readonly backend = 'neo4j' as const;
-  readonly transactional = false;
   private ready: Promise<void> | undefined;
 
   private constructor(
@@ -84,7 +93,8 @@ export class Neo4jGraphStore implements GraphStore {
     return this.database ? { database: this.database } : {};
   }
 
-  private async write<T>(work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
+  private async write<T>(work: (tx: ManagedTransaction) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    throwIfAborted(signal);
     const session = this.driver.session(this.sessionOptions());
     try {
       return await session.executeWrite(work);
@@ -95,7 +105,8 @@ export class Neo4jGraphStore implements GraphStore {
     }
   }
 
-  private async read<T>(work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
+  private async read<T>(work: (tx: ManagedTransaction) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    throwIfAborted(signal);
     const session = this.driver.session(this.sessionOptions());
     try {
       return await session.executeRead(work);
@@ -106,7 +117,8 @@ export class Neo4jGraphStore implements GraphStore {
     }
   }
 
-  async replaceSource(graph: SourceGraph): Promise<void> {
+  async replaceSource({ graph, signal }: ReplaceSourceOptions): Promise<void> {
+    throwIfAborted(signal);
     const src = uid(graph.workspaceId, graph.sourcePath);
     await this.write(async (tx) => {
       const touched = await removeSourceFacts(tx, src);
@@ -172,10 +184,11 @@ export class Neo4jGraphStore implements GraphStore {
         { relations: [...relations.values()], src, ws: graph.workspaceId },
       );
       await deleteOrphans(tx, touched);
-    });
+    }, signal);
   }
 
-  async deleteSources(workspaceId: string, sourcePaths: readonly string[]): Promise<void> {
+  async deleteSources({ workspaceId, sourcePaths, signal }: DeleteSourcesOptions): Promise<void> {
+    throwIfAborted(signal);
     if (sourcePaths.length === 0) return;
     await this.write(async (tx) => {
       for (const sourcePath of sourcePaths) {
@@ -184,10 +197,11 @@ export class Neo4jGraphStore implements GraphStore {
         await deleteOrphans(tx, touched);
         await tx.run('MATCH (s:RagSource {uid: $src}) DETACH DELETE s', { src });
       }
-    });
+    }, signal);
   }
 
-  async getEntities(workspaceId: string, ids: readonly string[]): Promise<GraphEntity[]> {
+  async getEntities({ workspaceId, ids, signal }: GetEntitiesOptions): Promise<GraphEntity[]> {
+    throwIfAborted(signal);
     if (ids.length === 0) return [];
     const rows = await this.read(async (tx) => {
       const result = await tx.run(
@@ -198,13 +212,14 @@ export class Neo4jGraphStore implements GraphStore {
         { uids: ids.map((id) => uid(workspaceId, id)) },
       );
       return result.records.map((record) => record.get('entity') as EntityRecord);
-    });
+    }, signal);
     return rows.map(toEntity);
   }
 
-  async findEntities(workspaceId: string, query: EntityQuery): Promise<GraphEntity[]> {
+  async findEntities({ workspaceId, signal, ...query }: FindEntitiesOptions): Promise<GraphEntity[]> {
+    throwIfAborted(signal);
     if (query.ids) {
-      const found = await this.getEntities(workspaceId, query.ids);
+      const found = await this.getEntities({ workspaceId, ids: query.ids, signal });
       return found.filter((entity) => query.type === undefined || entity.type === query.type);
     }
     const rows = await this.read(async (tx) => {
@@ -215,11 +230,12 @@ export class Neo4jGraphStore implements GraphStore {
         { ws: workspaceId, type: query.type ?? null, limit: neo4j.int(query.limit ?? 1000) },
       );
       return result.records.map((record) => record.get('entity') as EntityRecord);
-    });
+    }, signal);
     return rows.map(toEntity);
   }
 
-  async neighbourhood(query: NeighbourhoodQuery): Promise<Neighbourhood> {
+  async neighbourhood({ signal, ...query }: NeighbourhoodOptions): Promise<Neighbourhood> {
+    throwIfAborted(signal);
     // Every edge, summed over sources at read time: Neo4j keeps no per-pair weight to walk in order.
     const { reached, edges } = await breadthFirst(query, (frontier, direction, relationTypes) =>
       this.read(async (tx) => {
@@ -244,9 +260,13 @@ export class Neo4jGraphStore implements GraphStore {
           weight: Number(record.get('weight')),
         }));
         return { edges: level, cut: new Map<string, number>() };
-      }),
+      }, signal),
     );
-    const entities = await this.getEntities(query.workspaceId, [...reached.keys()]);
+    const entities = await this.getEntities({
+      workspaceId: query.workspaceId,
+      ids: [...reached.keys()],
+      signal,
+    });
     return {
       entities: entities
         .map((entity) => ({ ...entity, ...reached.get(entity.id)! }))
@@ -258,7 +278,8 @@ export class Neo4jGraphStore implements GraphStore {
     };
   }
 
-  async mentions(workspaceId: string, entityIds: readonly string[]): Promise<EntityMention[]> {
+  async mentions({ workspaceId, entityIds, signal }: MentionsOptions): Promise<EntityMention[]> {
+    throwIfAborted(signal);
     if (entityIds.length === 0) return [];
     return this.read(async (tx) => {
       const result = await tx.run(
@@ -281,18 +302,15 @@ export class Neo4jGraphStore implements GraphStore {
             compare(left.sourcePath, right.sourcePath) ||
             compare(left.chunkId, right.chunkId),
         );
-    });
+    }, signal);
   }
 
-  async strongestMentions(
-    workspaceId: string,
-    entityIds: readonly string[],
-    perEntity: number,
-  ): Promise<StrongestMentions> {
-    return strongestOf(await this.mentions(workspaceId, entityIds), perEntity);
+  async strongestMentions({ perEntity, ...mentions }: StrongestMentionsOptions): Promise<StrongestMentions> {
+    return strongestOf(await this.mentions(mentions), perEntity);
   }
 
-  async mentionedIn(workspaceId: string, chunkIds: readonly string[]): Promise<EntityMention[]> {
+  async mentionedIn({ workspaceId, chunkIds, signal }: MentionedInOptions): Promise<EntityMention[]> {
+    throwIfAborted(signal);
     if (chunkIds.length === 0) return [];
     return this.read(async (tx) => {
       const result = await tx.run(
@@ -316,10 +334,11 @@ export class Neo4jGraphStore implements GraphStore {
             compare(left.sourcePath, right.sourcePath) ||
             compare(left.chunkId, right.chunkId),
         );
-    });
+    }, signal);
   }
 
-  async stats(workspaceId: string): Promise<GraphStats> {
+  async stats({ workspaceId, signal }: StatsOptions): Promise<GraphStats> {
+    throwIfAborted(signal);
     return this.read(async (tx) => {
       const result = await tx.run(
         `CALL { MATCH (e:RagEntity) WHERE e.workspaceId = $ws RETURN count(e) AS entities }
@@ -338,7 +357,7 @@ export class Neo4jGraphStore implements GraphStore {
         mentions: Number(record.get('mentions')),
         sources: Number(record.get('sources')),
       };
-    });
+    }, signal);
   }
 
   async close(): Promise<void> {

@@ -59,6 +59,46 @@ describe('PostgresGraphStore', () => {
       };
     });
 
+    it(`${backend.name}: writes within a transaction it is bound to, and rolls back with it`, async () => {
+      const sql: Sql = await backend.open();
+      const ws = uniqueWorkspace('within');
+      const store = new PostgresGraphStore(sql);
+      const source = {
+        workspaceId: ws,
+        sourcePath: 'one.md',
+        entities: [
+          {
+            id: 'Concept:a',
+            type: 'Concept',
+            name: 'a',
+            aliases: [],
+            properties: {},
+            defines: true,
+            chunks: [{ chunkId: 'one.md#0', count: 1 }],
+          },
+        ],
+        relations: [],
+      };
+      try {
+        await writeSource(new CorpusStore(sql), ws, 'one.md', ['one.md#0']);
+        await expect(
+          sql.transaction(async (tx) => {
+            const bound = store.within(tx);
+            await bound.replaceSource({ graph: source });
+            // Inside the transaction its own writes are visible to the bound store's reads.
+            expect(await bound.stats({ workspaceId: ws })).toMatchObject({ entities: 1 });
+            throw new Error('the corpus write failed');
+          }),
+        ).rejects.toThrow('the corpus write failed');
+        expect(await store.stats({ workspaceId: ws })).toMatchObject({ entities: 0 });
+        await sql.transaction((tx) => store.within(tx).replaceSource({ graph: source }));
+        expect(await store.stats({ workspaceId: ws })).toMatchObject({ entities: 1, sources: 1 });
+      } finally {
+        await dropWorkspace(sql, ws);
+        await sql.close();
+      }
+    });
+
     it(`${backend.name}: keeps summed edge weights equal to the relations however rows go`, async () => {
       const sql: Sql = await backend.open();
       const ws = uniqueWorkspace('edges');
@@ -95,11 +135,14 @@ describe('PostgresGraphStore', () => {
       try {
         for (const source of ['one.md', 'two.md', 'three.md'])
           await writeSource(corpus, ws, source, [`${source}#0`]);
-        await store.replaceSource(
-          graph('one.md', [relation('Concept:a', 'Concept:b', 2), relation('Concept:b', 'Concept:c', 1)]),
-        );
-        await store.replaceSource(graph('two.md', [relation('Concept:a', 'Concept:b', 3)]));
-        await store.replaceSource(graph('three.md', [relation('Concept:c', 'Concept:a', 1)]));
+        await store.replaceSource({
+          graph: graph('one.md', [
+            relation('Concept:a', 'Concept:b', 2),
+            relation('Concept:b', 'Concept:c', 1),
+          ]),
+        });
+        await store.replaceSource({ graph: graph('two.md', [relation('Concept:a', 'Concept:b', 3)]) });
+        await store.replaceSource({ graph: graph('three.md', [relation('Concept:c', 'Concept:a', 1)]) });
         expect(
           await sql.query(
             'SELECT weight, sources FROM rag_edges WHERE workspace_id = $1 ORDER BY weight DESC LIMIT 1',
@@ -108,7 +151,7 @@ describe('PostgresGraphStore', () => {
         ).toMatchObject({
           rows: [{ weight: 5, sources: 2 }],
         });
-        await store.replaceSource(graph('two.md', [relation('Concept:b', 'Concept:c', 4)]));
+        await store.replaceSource({ graph: graph('two.md', [relation('Concept:b', 'Concept:c', 4)]) });
         expect(await drift()).toBe(0);
         // A document row deleted outside the graph store: its relations cascade, and so must the weights.
         await sql.query('DELETE FROM rag_documents WHERE workspace_id = $1 AND source_path = $2', [
@@ -116,7 +159,7 @@ describe('PostgresGraphStore', () => {
           'one.md',
         ]);
         expect(await drift()).toBe(0);
-        await store.deleteSources(ws, ['two.md', 'three.md']);
+        await store.deleteSources({ workspaceId: ws, sourcePaths: ['two.md', 'three.md'] });
         expect(await drift()).toBe(0);
         expect(await sql.query('SELECT 1 FROM rag_edges WHERE workspace_id = $1', [ws])).toMatchObject({
           rowCount: 0,

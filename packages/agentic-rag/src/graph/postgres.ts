@@ -1,16 +1,24 @@
 import { loadSqlFile, type Sql, type SqlExecutor } from '../db/index.js';
+import { throwIfAborted } from './aborted.js';
 import { breadthFirst } from './breadth-first.js';
 import { splitEntityId } from './entity-id.js';
 import type {
+  DeleteSourcesOptions,
   EntityMention,
-  EntityQuery,
+  FindEntitiesOptions,
+  GetEntitiesOptions,
   GraphEntity,
   GraphStats,
   GraphStore,
+  MentionedInOptions,
+  MentionsOptions,
   Neighbourhood,
-  NeighbourhoodQuery,
+  NeighbourhoodOptions,
+  ReplaceSourceOptions,
   SourceGraph,
+  StatsOptions,
   StrongestMentions,
+  StrongestMentionsOptions,
 } from './graph-store.js';
 
 const sqlFile = (name: string) => loadSqlFile(new URL(`./sql/${name}`, import.meta.url));
@@ -40,13 +48,14 @@ type EntityRow = {
 
 /**
  * The default graph store: rag_entities / rag_entity_mentions / rag_relations in the corpus's own
- * Postgres. Facts are written in the corpus store's transaction, so a document's chunks and its
- * graph facts change together; mentions and relations reference the document and its chunks, and
- * cascade with them.
+ * Postgres. Facts are written in the corpus store's transaction (see `within`), so a document's
+ * chunks and its graph facts change together; mentions and relations reference the document and
+ * its chunks, and cascade with them.
  */
 export class PostgresGraphStore implements GraphStore {
   readonly backend = 'postgres' as const;
-  readonly transactional = true;
+  /** The transaction this store's calls run in (see `within`); none: each write opens its own. */
+  private bound: SqlExecutor | undefined;
 
   /**
    * `readEveryEdge` turns off the strongest-edges-first cut of each level and reads every edge
@@ -57,19 +66,41 @@ export class PostgresGraphStore implements GraphStore {
     private readonly options: { readEveryEdge?: boolean } = {},
   ) {}
 
-  async replaceSource(graph: SourceGraph, tx?: SqlExecutor): Promise<void> {
-    const run = (executor: SqlExecutor) => this.replaceIn(executor, graph);
-    await (tx ? run(tx) : this.sql.transaction(run));
+  /**
+   * The same store with every call run on `executor`, an open transaction of this database: for
+   * the corpus store, which writes a document's facts in the transaction that writes its chunks
+   * and so commits or rolls back both. The transaction stays the caller's: nothing here commits it.
+   */
+  within(executor: SqlExecutor): GraphStore {
+    const bound = new PostgresGraphStore(this.sql, this.options);
+    bound.bound = executor;
+    return bound;
   }
 
-  private async replaceIn(tx: SqlExecutor, graph: SourceGraph): Promise<void> {
+  /** Reads run in the bound transaction (seeing its writes), otherwise on the pool. */
+  private get reader(): SqlExecutor {
+    return this.bound ?? this.sql;
+  }
+
+  /** Writes run in the bound transaction, otherwise in one of their own. */
+  private async write(work: (executor: SqlExecutor) => Promise<void>, signal?: AbortSignal): Promise<void> {
+    await (this.bound ? work(this.bound) : this.sql.transaction(work, { signal }));
+  }
+
+  async replaceSource({ graph, signal }: ReplaceSourceOptions): Promise<void> {
+    throwIfAborted(signal);
+    await this.write((executor) => this.replaceIn(executor, graph, signal), signal);
+  }
+
+  private async replaceIn(tx: SqlExecutor, graph: SourceGraph, signal?: AbortSignal): Promise<void> {
     const document = await tx.query<{ id: number }>(
       'SELECT id FROM rag_documents WHERE workspace_id = $1 AND source_path = $2',
       [graph.workspaceId, graph.sourcePath],
+      { signal },
     );
     const documentId = document.rows[0]?.id;
     if (documentId === undefined) return;
-    const touched = await tx.query<{ id: number }>(REMOVE_FACTS, [[documentId]]);
+    const touched = await tx.query<{ id: number }>(REMOVE_FACTS, [[documentId]], { signal });
 
     if (graph.entities.length > 0) {
       const keys = graph.entities.map((entity) => splitEntityId(entity.id));
@@ -85,88 +116,105 @@ export class PostgresGraphStore implements GraphStore {
           graph.entities.map((entity) => entity.defines),
           documentId,
         ],
+        { signal },
       );
       const rowIds = new Map(upserted.rows.map((row) => [`${row.type}:${row.normalized_name}`, row.id]));
       const mentions = graph.entities.flatMap((entity) =>
         entity.chunks.map((chunk) => ({ entity: rowIds.get(entity.id)!, ...chunk })),
       );
       if (mentions.length > 0) {
-        await tx.query(INSERT_MENTIONS, [
-          documentId,
-          mentions.map((mention) => mention.entity),
-          mentions.map((mention) => mention.chunkId),
-          mentions.map((mention) => mention.count),
-          graph.workspaceId,
-        ]);
+        await tx.query(
+          INSERT_MENTIONS,
+          [
+            documentId,
+            mentions.map((mention) => mention.entity),
+            mentions.map((mention) => mention.chunkId),
+            mentions.map((mention) => mention.count),
+            graph.workspaceId,
+          ],
+          { signal },
+        );
       }
       const relations = graph.relations.filter(
         (relation) => rowIds.has(relation.from) && rowIds.has(relation.to),
       );
       if (relations.length > 0) {
-        await tx.query(INSERT_RELATIONS, [
-          graph.workspaceId,
-          documentId,
-          relations.map((relation) => rowIds.get(relation.from)!),
-          relations.map((relation) => rowIds.get(relation.to)!),
-          relations.map((relation) => relation.type),
-          relations.map((relation) => relation.weight),
-        ]);
+        await tx.query(
+          INSERT_RELATIONS,
+          [
+            graph.workspaceId,
+            documentId,
+            relations.map((relation) => rowIds.get(relation.from)!),
+            relations.map((relation) => rowIds.get(relation.to)!),
+            relations.map((relation) => relation.type),
+            relations.map((relation) => relation.weight),
+          ],
+          { signal },
+        );
       }
     }
-    await tx.query(DELETE_ORPHANS, [touched.rows.map((row) => row.id)]);
+    await tx.query(DELETE_ORPHANS, [touched.rows.map((row) => row.id)], { signal });
   }
 
-  async deleteSources(workspaceId: string, sourcePaths: readonly string[], tx?: SqlExecutor): Promise<void> {
+  async deleteSources({ workspaceId, sourcePaths, signal }: DeleteSourcesOptions): Promise<void> {
+    throwIfAborted(signal);
     if (sourcePaths.length === 0) return;
-    const run = async (executor: SqlExecutor) => {
+    await this.write(async (executor) => {
       const documents = await executor.query<{ id: number }>(
         'SELECT id FROM rag_documents WHERE workspace_id = $1 AND source_path = ANY($2::text[])',
         [workspaceId, [...sourcePaths]],
+        { signal },
       );
       if (documents.rows.length === 0) return;
-      const touched = await executor.query<{ id: number }>(REMOVE_FACTS, [
-        documents.rows.map((row) => row.id),
-      ]);
-      await executor.query(DELETE_ORPHANS, [touched.rows.map((row) => row.id)]);
-    };
-    await (tx ? run(tx) : this.sql.transaction(run));
+      const touched = await executor.query<{ id: number }>(
+        REMOVE_FACTS,
+        [documents.rows.map((row) => row.id)],
+        { signal },
+      );
+      await executor.query(DELETE_ORPHANS, [touched.rows.map((row) => row.id)], { signal });
+    }, signal);
   }
 
-  async getEntities(workspaceId: string, ids: readonly string[]): Promise<GraphEntity[]> {
+  async getEntities({ workspaceId, ids, signal }: GetEntitiesOptions): Promise<GraphEntity[]> {
+    throwIfAborted(signal);
     if (ids.length === 0) return [];
     const keys = ids.map(splitEntityId);
-    const result = await this.sql.query<EntityRow>(
+    const result = await this.reader.query<EntityRow>(
       `SELECT ${ENTITY_COLUMNS}
        FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS k(type, normalized_name, position)
        JOIN rag_entities e ON e.workspace_id = $1 AND e.type = k.type AND e.normalized_name = k.normalized_name
        ORDER BY k.position`,
       [workspaceId, keys.map((key) => key.type), keys.map((key) => key.normalized)],
+      { signal },
     );
     return result.rows.map(toEntity);
   }
 
-  async findEntities(workspaceId: string, query: EntityQuery): Promise<GraphEntity[]> {
+  async findEntities({ workspaceId, signal, ...query }: FindEntitiesOptions): Promise<GraphEntity[]> {
+    throwIfAborted(signal);
     if (query.ids) {
-      const found = await this.getEntities(workspaceId, query.ids);
+      const found = await this.getEntities({ workspaceId, ids: query.ids, signal });
       return found.filter((entity) => query.type === undefined || entity.type === query.type);
     }
-    const result = await this.sql.query<EntityRow>(
+    const result = await this.reader.query<EntityRow>(
       `SELECT ${ENTITY_COLUMNS} FROM rag_entities e
        WHERE e.workspace_id = $1 AND ($2::text IS NULL OR e.type = $2)
        ORDER BY e.type, e.normalized_name LIMIT $3`,
       [workspaceId, query.type ?? null, query.limit ?? 1000],
+      { signal },
     );
     return result.rows.map(toEntity);
   }
 
-  async neighbourhood(query: NeighbourhoodQuery): Promise<Neighbourhood> {
+  async neighbourhood({ signal, ...query }: NeighbourhoodOptions): Promise<Neighbourhood> {
+    throwIfAborted(signal);
     const { reached, edges } = await breadthFirst(
       query,
       async (frontier, direction, relationTypes, perEntity) => {
         const keys = frontier.map(splitEntityId);
         // One row a level, each column an array: on the embedded database every row returned has
         // its own cost (a level of ~180 edges: 4.1 ms as rows, 2.8 ms as arrays).
-        const result = await this.sql.query<{
+        const result = await this.reader.query<{
           near: string[] | null;
           from_id: string[];
           to_id: string[];
@@ -174,14 +222,18 @@ export class PostgresGraphStore implements GraphStore {
           weight: number[];
           truncated: Array<boolean | null>;
           least: number[];
-        }>(LEVEL_COLUMNS, [
-          query.workspaceId,
-          keys.map((key) => key.type),
-          keys.map((key) => key.normalized),
-          direction,
-          relationTypes ? [...relationTypes] : null,
-          this.options.readEveryEdge ? null : perEntity,
-        ]);
+        }>(
+          LEVEL_COLUMNS,
+          [
+            query.workspaceId,
+            keys.map((key) => key.type),
+            keys.map((key) => key.normalized),
+            direction,
+            relationTypes ? [...relationTypes] : null,
+            this.options.readEveryEdge ? null : perEntity,
+          ],
+          { signal },
+        );
         const level = result.rows[0]!;
         const cut = new Map<string, number>();
         const edges = (level.near ?? []).map((near, index) => {
@@ -200,7 +252,11 @@ export class PostgresGraphStore implements GraphStore {
         };
       },
     );
-    const entities = await this.getEntities(query.workspaceId, [...reached.keys()]);
+    const entities = await this.getEntities({
+      workspaceId: query.workspaceId,
+      ids: [...reached.keys()],
+      signal,
+    });
     return {
       entities: entities
         .map((entity) => ({ ...entity, ...reached.get(entity.id)! }))
@@ -212,10 +268,11 @@ export class PostgresGraphStore implements GraphStore {
     };
   }
 
-  async mentions(workspaceId: string, entityIds: readonly string[]): Promise<EntityMention[]> {
+  async mentions({ workspaceId, entityIds, signal }: MentionsOptions): Promise<EntityMention[]> {
+    throwIfAborted(signal);
     if (entityIds.length === 0) return [];
     const keys = entityIds.map(splitEntityId);
-    const result = await this.sql.query<{
+    const result = await this.reader.query<{
       entity_id: string;
       source_path: string;
       chunk_id: string;
@@ -229,6 +286,7 @@ export class PostgresGraphStore implements GraphStore {
        JOIN rag_documents d ON d.id = m.document_id
        ORDER BY 1, d.source_path, c.chunk_index`,
       [workspaceId, keys.map((key) => key.type), keys.map((key) => key.normalized)],
+      { signal },
     );
     return sortMentions(
       result.rows.map((row) => ({
@@ -240,18 +298,20 @@ export class PostgresGraphStore implements GraphStore {
     );
   }
 
-  async strongestMentions(
-    workspaceId: string,
-    entityIds: readonly string[],
-    perEntity: number,
-  ): Promise<StrongestMentions> {
+  async strongestMentions({
+    workspaceId,
+    entityIds,
+    perEntity,
+    signal,
+  }: StrongestMentionsOptions): Promise<StrongestMentions> {
+    throwIfAborted(signal);
     if (entityIds.length === 0 || perEntity <= 0) return { mentions: [], spread: new Map() };
     const keys = entityIds.map(splitEntityId);
     // One round trip; per entity an index range scan for the strongest mentions
     // (rag_entity_mentions_strength_idx) and an index-only count for the spread. One row an
     // entity, its mentions as arrays: on the embedded database every row returned has its own
     // cost, and one a mention made this statement 13 ms of a search instead of 5.5.
-    const result = await this.sql.query<{
+    const result = await this.reader.query<{
       entity_id: string;
       spread: number;
       chunk_ids: string[] | null;
@@ -270,6 +330,7 @@ export class PostgresGraphStore implements GraphStore {
          JOIN rag_chunks c ON c.id = strongest.chunk_id
        ) AS top`,
       [workspaceId, keys.map((key) => key.type), keys.map((key) => key.normalized), perEntity],
+      { signal },
     );
     const mentions: StrongestMentions['mentions'] = [];
     for (const row of result.rows) {
@@ -290,9 +351,10 @@ export class PostgresGraphStore implements GraphStore {
     };
   }
 
-  async mentionedIn(workspaceId: string, chunkIds: readonly string[]): Promise<EntityMention[]> {
+  async mentionedIn({ workspaceId, chunkIds, signal }: MentionedInOptions): Promise<EntityMention[]> {
+    throwIfAborted(signal);
     if (chunkIds.length === 0) return [];
-    const result = await this.sql.query<{
+    const result = await this.reader.query<{
       entity_id: string;
       source_path: string;
       chunk_id: string;
@@ -305,6 +367,7 @@ export class PostgresGraphStore implements GraphStore {
        JOIN rag_documents d ON d.id = m.document_id
        WHERE c.workspace_id = $1 AND c.chunk_id = ANY($2::text[])`,
       [workspaceId, [...chunkIds]],
+      { signal },
     );
     return sortMentions(
       result.rows.map((row) => ({
@@ -316,8 +379,9 @@ export class PostgresGraphStore implements GraphStore {
     );
   }
 
-  async stats(workspaceId: string): Promise<GraphStats> {
-    const result = await this.sql.query<GraphStats & Record<string, number>>(
+  async stats({ workspaceId, signal }: StatsOptions): Promise<GraphStats> {
+    throwIfAborted(signal);
+    const result = await this.reader.query<GraphStats & Record<string, number>>(
       `SELECT (SELECT count(*) FROM rag_entities WHERE workspace_id = $1)::int AS entities,
               (SELECT count(*) FROM rag_relations WHERE workspace_id = $1)::int AS relations,
               (SELECT count(*) FROM rag_entity_mentions m JOIN rag_entities e ON e.id = m.entity_id
@@ -327,11 +391,12 @@ export class PostgresGraphStore implements GraphStore {
                  WHERE e.workspace_id = $1
                  UNION SELECT document_id FROM rag_relations WHERE workspace_id = $1) AS s)::int AS sources`,
       [workspaceId],
+      { signal },
     );
     return result.rows[0]!;
   }
 
-  /** The Sql is the corpus store's; its owner closes it. */
+  /** The Sql (and a bound transaction) is the corpus store's; its owner closes it. */
   async close(): Promise<void> {}
 }
 

@@ -61,7 +61,7 @@ describe.each(testBackends())('graph facts through ingestion on $name', (backend
 
   const ingest = (prune = false) => pipeline.ingestSources({ workspaceId, sources: [root], prune });
   const ids = async (type: string) =>
-    (await graph.findEntities(workspaceId, { type })).map((entity) => entity.id);
+    (await graph.findEntities({ workspaceId, type })).map((entity) => entity.id);
 
   /** Every entity is supported by a mention or a relation, and every mention by a stored chunk. */
   const expectNoStaleFacts = async () => {
@@ -109,7 +109,7 @@ describe.each(testBackends())('graph facts through ingestion on $name', (backend
     await ingest();
     expect(await ids('Acronym')).toContain('Acronym:POMDP');
     expect(await ids('Algorithm')).toContain('Algorithm:19.2');
-    const mentions = await graph.mentions(workspaceId, ['Acronym:POMDP']);
+    const mentions = await graph.mentions({ workspaceId, entityIds: ['Acronym:POMDP'] });
     expect(new Set(mentions.map((mention) => mention.sourcePath))).toEqual(
       new Set([`${path.basename(root)}/planning.md`, `${path.basename(root)}/beliefs.md`]),
     );
@@ -126,10 +126,10 @@ describe.each(testBackends())('graph facts through ingestion on $name', (backend
 
   it('a changed or deleted document takes its facts with it, and nothing is left orphaned', async () => {
     await ingest();
-    const before = await graph.stats(workspaceId);
+    const before = await graph.stats({ workspaceId });
     // Unchanged re-ingest: the graph is exactly as it was.
     await ingest();
-    expect(await graph.stats(workspaceId)).toEqual(before);
+    expect(await graph.stats({ workspaceId })).toEqual(before);
 
     // The planning note no longer mentions Northwind Freight.
     await writeFile(
@@ -138,17 +138,19 @@ describe.each(testBackends())('graph facts through ingestion on $name', (backend
     );
     await ingest();
     expect(await ids('Concept')).not.toContain('Concept:northwind freight');
-    expect(await graph.getEntities(workspaceId, ['Concept:northwind freight'])).toEqual([]);
+    expect(await graph.getEntities({ workspaceId, ids: ['Concept:northwind freight'] })).toEqual([]);
     await expectNoStaleFacts();
 
     // The textbook page is deleted: its algorithm can no longer be found or reached.
     await unlink(path.join(root, 'beliefs.md'));
     await ingest(true);
-    expect(await graph.getEntities(workspaceId, ['Algorithm:19.2', 'Formula:19.5'])).toEqual([]);
+    expect(await graph.getEntities({ workspaceId, ids: ['Algorithm:19.2', 'Formula:19.5'] })).toEqual([]);
     const fromPomdp = await graph.neighbourhood({ workspaceId, seeds: ['Acronym:POMDP'], hops: 3 });
     expect(fromPomdp.entities.map((entity) => entity.id)).not.toContain('Algorithm:19.2');
     expect(
-      (await graph.mentions(workspaceId, ['Acronym:POMDP'])).map((mention) => mention.sourcePath),
+      (await graph.mentions({ workspaceId, entityIds: ['Acronym:POMDP'] })).map(
+        (mention) => mention.sourcePath,
+      ),
     ).toEqual([`${path.basename(root)}/planning.md`]);
     await expectNoStaleFacts();
 
@@ -157,6 +159,11 @@ describe.each(testBackends())('graph facts through ingestion on $name', (backend
       workspaceId,
       (await store.listDocuments(workspaceId)).map((document) => document.sourcePath),
     );
-    expect(await graph.stats(workspaceId)).toEqual({ entities: 0, relations: 0, mentions: 0, sources: 0 });
+    expect(await graph.stats({ workspaceId })).toEqual({
+      entities: 0,
+      relations: 0,
+      mentions: 0,
+      sources: 0,
+    });
   });
 });

@@ -219,7 +219,7 @@ describe.each(testBackends())('PDF and DOCX ingestion on $name', (backend) => {
   it('gives numbered entities the page their definition starts on, across a page break', async () => {
     await pipeline.ingestSources({ workspaceId, sources: [root] });
     const pageOf = async (id: string) =>
-      (await graph.findEntities(workspaceId, { ids: [id] }))[0]?.properties.page;
+      (await graph.findEntities({ workspaceId, ids: [id] }))[0]?.properties.page;
     expect(await pageOf('Algorithm:3.2')).toBe(1);
     expect(await pageOf('Table:3.1')).toBe(2);
     expect(await pageOf('Formula:3.3')).toBe(2);

@@ -99,7 +99,7 @@ describe.each(testBackends())('004 knowledge ingestion and storage on $name', (b
       embeddingText: 'LES RANS initialization spin-up transient',
     });
     // graph: both nodes with their labels, the edge with its piece_id
-    const nodes = await graph.getEntities(ws, ['User:alice', 'Technique:les']);
+    const nodes = await graph.getEntities({ workspaceId: ws, ids: ['User:alice', 'Technique:les'] });
     expect(nodes.map((node) => [node.id, node.properties.label]).sort()).toEqual([
       ['Technique:les', 'LES'],
       ['User:alice', 'Alice'],

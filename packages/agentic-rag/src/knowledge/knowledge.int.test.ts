@@ -149,7 +149,7 @@ describe.each(testBackends())('knowledge packs on $name', (backend) => {
     expect(instructions.hits.length).toBeGreaterThan(0);
     for (const hit of instructions.hits) expect(hit.text).toMatch(/^Always page the carrier team/);
 
-    const [alice] = await graph.getEntities(ws, ['Person:alice']);
+    const [alice] = await graph.getEntities({ workspaceId: ws, ids: ['Person:alice'] });
     expect(alice?.name).toBe('Alice');
     const around = await graph.neighbourhood({ workspaceId: ws, seeds: ['Person:alice'], hops: 1 });
     expect(around.edges).toContainEqual(expect.objectContaining({ type: 'MAINTAINS', from: 'Person:alice' }));

@@ -242,7 +242,9 @@ export class RagOrchestrator {
           async () => {
             // A follow-up is made to stand alone first: from here on the run answers that.
             if (input.history.length > 0) await this.standalone(run);
-            run.understanding = await this.deps.retriever.understand(input.workspaceId, input.query);
+            run.understanding = await this.deps.retriever.understand(input.workspaceId, input.query, {
+              signal: run.signal,
+            });
             // Retrieval's evidence, not the wording, made this an API question ("How do I get rid
             // of a returns centre?"): the answer names the operation when one is found.
             run.apiSubject =

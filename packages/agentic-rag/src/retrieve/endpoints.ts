@@ -80,7 +80,7 @@ export async function findEndpoints(
   options: FindEndpointsOptions,
 ): Promise<FoundEndpoints> {
   const { graph } = sources;
-  const { workspaceId, operation } = options;
+  const { workspaceId, operation, signal } = options;
   const limit = options.limit ?? 20;
   const resourceId = entityKey('Resource', options.resource);
 
@@ -91,6 +91,7 @@ export async function findEndpoints(
     relationTypes: ['RESOURCE_HAS_ENDPOINT'],
     direction: 'out',
     limit: MAX_RESOURCE_ENDPOINTS,
+    signal,
   });
   const endpoints = reached.entities.filter((entity) => entity.type === 'Endpoint');
   if (endpoints.length === 0) return { via: 'search', resourceId, endpoints: await search(sources, options) };
@@ -103,6 +104,7 @@ export async function findEndpoints(
     relationTypes: ['OPERATION_TYPE'],
     direction: 'out',
     limit: OPERATION_TYPES.length * 2,
+    signal,
   });
   const operationOf = new Map<string, string>();
   for (const edge of typed.edges) {
@@ -120,7 +122,7 @@ export async function findEndpoints(
         (left.id < right.id ? -1 : 1),
     );
   const page = found.slice(0, limit);
-  await addDescribingPages(graph, workspaceId, page);
+  await addDescribingPages(graph, workspaceId, page, signal);
   return { via: 'graph', resourceId, endpoints: page };
 }
 
@@ -132,6 +134,7 @@ async function addDescribingPages(
   graph: GraphStore,
   workspaceId: string,
   endpoints: FoundEndpoint[],
+  signal: AbortSignal | undefined,
 ): Promise<void> {
   if (endpoints.length === 0) return;
   const reached = await graph.neighbourhood({
@@ -141,6 +144,7 @@ async function addDescribingPages(
     relationTypes: ['DOC_DESCRIBES'],
     direction: 'out',
     limit: MAX_DESCRIBING_PAGES,
+    signal,
   });
   const pages = new Map(
     reached.entities.filter((entity) => entity.type === 'DocPage').map((entity) => [entity.id, entity]),
@@ -213,15 +217,16 @@ async function search(sources: EndpointSources, options: FindEndpointsOptions): 
     });
   }
   // The summary is the Endpoint entity's, when the graph has the operation at all.
-  const entities = await sources.graph.getEntities(
+  const entities = await sources.graph.getEntities({
     workspaceId,
-    found.map((endpoint) => endpoint.id),
-  );
+    ids: found.map((endpoint) => endpoint.id),
+    signal: options.signal,
+  });
   const summaries = new Map(entities.map((entity) => [entity.id, describe(entity, null).summary]));
   for (const endpoint of found) {
     endpoint.summary = summaries.get(endpoint.id) ?? null;
     endpoint.title = endpoint.summary;
   }
-  await addDescribingPages(sources.graph, workspaceId, found);
+  await addDescribingPages(sources.graph, workspaceId, found, options.signal);
   return found;
 }

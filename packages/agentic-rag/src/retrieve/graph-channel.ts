@@ -13,6 +13,7 @@ export interface GraphChannelOptions {
   limit: number;
   /** The same narrowing the other channels apply. */
   filters: RetrievalFilters;
+  signal?: AbortSignal;
 }
 
 export interface GraphChannelResult extends ChannelResult {
@@ -71,9 +72,10 @@ export async function graphChannel(
     via: new Map(),
     queryEntities,
   });
+  const { workspaceId, signal } = options;
   const [named, fromHits] = await Promise.all([
-    graph.getEntities(options.workspaceId, candidateEntityIds(options.query)),
-    graph.mentionedIn(options.workspaceId, options.seedChunks),
+    graph.getEntities({ workspaceId, ids: candidateEntityIds(options.query), signal }),
+    graph.mentionedIn({ workspaceId, chunkIds: options.seedChunks, signal }),
   ]);
   const queryEntities = named.map((entity) => entity.id);
   // Seeded by the hits alone, the walk is only pseudo-relevance feedback over co-mentions (on
@@ -96,6 +98,7 @@ export async function graphChannel(
     seeds: [...seedStrength.keys()],
     hops: options.hops,
     limit: NEIGHBOUR_LIMIT,
+    signal,
   });
   // A neighbour inherits the strength of the strongest seed it hangs off, at most; the walk's
   // own strength (edge weights along the path) scales it down from there.
@@ -107,14 +110,15 @@ export async function graphChannel(
     ]),
   );
   const entities = [...weightOf.keys()].filter((id) => !isStructural(id));
-  const { mentions, spread } = await graph.strongestMentions(
-    options.workspaceId,
-    entities,
-    Math.max(
+  const { mentions, spread } = await graph.strongestMentions({
+    workspaceId,
+    entityIds: entities,
+    perEntity: Math.max(
       MENTIONS_PER_ENTITY,
       Math.ceil((MENTIONS_PER_RESULT * options.limit) / Math.max(1, entities.length)),
     ),
-  );
+    signal,
+  });
 
   const scores = new Map<string, { score: number; via: Array<[string, number]> }>();
   for (const mention of mentions) {

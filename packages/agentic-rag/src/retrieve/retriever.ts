@@ -82,7 +82,7 @@ export class HybridRetriever {
   async understand(
     workspaceId: string,
     query: string,
-    options: { intent?: boolean } = {},
+    options: { intent?: boolean; signal?: AbortSignal } = {},
   ): Promise<Understanding> {
     assertWorkspaceId(workspaceId);
     const text = query.trim();
@@ -98,7 +98,13 @@ export class HybridRetriever {
       ...(graph
         ? {
             declaredAcronyms: async (searchText: string) =>
-              (await graph.getEntities(workspaceId, candidateEntityIds(searchText)))
+              (
+                await graph.getEntities({
+                  workspaceId,
+                  ids: candidateEntityIds(searchText),
+                  signal: options.signal,
+                })
+              )
                 .filter((entity) => entity.type === 'Acronym')
                 .flatMap((entity) => {
                   const expansion = entity.aliases.find((alias) => alias.includes(' '));
@@ -123,7 +129,10 @@ export class HybridRetriever {
     const started = performance.now();
     const understanding =
       options.understanding ??
-      (await this.understand(options.workspaceId, options.query, { intent: analyse }));
+      (await this.understand(options.workspaceId, options.query, {
+        intent: analyse,
+        signal: options.signal,
+      }));
     // Understanding the question is retrieval's first stage when it was not done before (a plain
     // search); ragAnswer's plan stage times its own.
     const analysis: StageTiming[] = options.understanding
@@ -267,6 +276,7 @@ export class HybridRetriever {
             hops: this.settings.graphHops,
             limit: candidates,
             filters,
+            signal: options.signal,
           }),
         )
       : null;

@@ -130,6 +130,49 @@ describe.each(testBackends())('CorpusStore on $name', (backend) => {
     await sql.query('DELETE FROM rag_workspaces WHERE id = $1', [workspace]);
   });
 
+  it("keeps a document's graph facts with its rows: a replace that fails half-way leaves the old facts", async () => {
+    const workspace = `store-${backend.name}-graph-rollback`;
+    const graph = new PostgresGraphStore(sql);
+    const withGraph = new CorpusStore(sql, { graph });
+    const version = (text: string, name: string): WriteDocumentInput => {
+      const input = document(workspace, 'a.txt', text);
+      const entity = {
+        id: `Concept:${name}`,
+        type: 'Concept',
+        name,
+        aliases: [],
+        properties: {},
+        defines: true,
+        chunks: [{ chunkId: input.chunks[0]!.chunkId, count: 1 }],
+      };
+      return {
+        ...input,
+        graph: { workspaceId: workspace, sourcePath: 'a.txt', entities: [entity], relations: [] },
+      };
+    };
+    await withGraph.writeDocument(version('first version', 'first'));
+    // The old facts are deleted in the store's transaction before the chunk insert fails on NUL.
+    await expect(withGraph.writeDocument(version('second\u0000version', 'second'))).rejects.toThrow();
+    const ids = ['Concept:first', 'Concept:second'];
+    expect(await graph.getEntities({ workspaceId: workspace, ids })).toMatchObject([
+      { id: 'Concept:first', definedBy: 'a.txt' },
+    ]);
+    expect(await graph.stats({ workspaceId: workspace })).toEqual({
+      entities: 1,
+      relations: 0,
+      mentions: 1,
+      sources: 1,
+    });
+    await withGraph.deleteDocuments(workspace, ['a.txt']);
+    expect(await graph.stats({ workspaceId: workspace })).toEqual({
+      entities: 0,
+      relations: 0,
+      mentions: 0,
+      sources: 0,
+    });
+    await sql.query('DELETE FROM rag_workspaces WHERE id = $1', [workspace]);
+  });
+
   it("takes a chunk's postings with it however the chunk goes: replaced, deleted, or its workspace deleted", async () => {
     const workspace = `store-${backend.name}-postings`;
     // Postings of live chunks, as a search sees them: in segments, less the tombstoned chunks.

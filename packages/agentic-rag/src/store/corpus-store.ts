@@ -1,6 +1,6 @@
 import { ErrorCode, RagError } from '../errors/index.js';
 import { currentWorkspaceScope, type Sql, type SqlExecutor } from '../db/index.js';
-import type { GraphStore } from '../graph/index.js';
+import { PostgresGraphStore, type GraphStore } from '../graph/index.js';
 import {
   dropDeferredIndex,
   ensureDeferredIndexes,
@@ -120,8 +120,11 @@ export class CorpusStore {
   private readonly indexBuild: IndexBuildSettings;
 
   /**
-   * With a graph store, a document's graph facts change with it: in the same transaction when
-   * the graph lives in this database, otherwise written before the commit (see GraphStore).
+   * With a graph store, a document's graph facts change with it. A PostgresGraphStore (the graph
+   * in this database) is bound to the store's own transaction, so a document's rows and its facts
+   * commit or roll back together. Any other store cannot join that transaction: facts are written
+   * before the commit (a failure in between leaves facts for chunks that do not exist yet, which
+   * readers skip and a retry replaces) and deleted after it.
    */
   constructor(
     private readonly sql: Sql,
@@ -288,16 +291,18 @@ export class CorpusStore {
       }
     }
     const graph = this.graph;
-    if (graph && !graph.transactional) {
+    const external = graph && !(graph instanceof PostgresGraphStore) ? graph : null;
+    if (external) {
       for (const input of inputs) {
-        await graph.replaceSource(
-          input.graph ?? { workspaceId, sourcePath: input.sourcePath, entities: [], relations: [] },
-        );
+        await external.replaceSource({
+          graph: input.graph ?? { workspaceId, sourcePath: input.sourcePath, entities: [], relations: [] },
+          signal,
+        });
       }
     }
     await this.countBulkWrites(workspaceId, inputs.length, 'before');
     const results = await this.sql.transaction(
-      (tx) => writeBatch(tx, inputs, graph),
+      (tx) => writeBatch(tx, inputs, this.graphWithin(tx)),
       signal ? { signal } : {},
     );
     await this.countBulkWrites(
@@ -325,7 +330,6 @@ export class CorpusStore {
     options: { supersede?: boolean } = {},
   ): Promise<number> {
     if (sourcePaths.length === 0) return 0;
-    const graph = this.graph;
     const deleted = await this.sql.transaction(async (tx) => {
       const doomed = await tx.query<{ id: number; source_file: string }>(
         'SELECT id, source_file FROM rag_documents WHERE workspace_id = $1 AND source_path = ANY($2::text[]) ORDER BY id FOR UPDATE',
@@ -337,14 +341,21 @@ export class CorpusStore {
       const ids = doomed.rows.map((row) => row.id);
       if (ids.length === 0) return 0;
       await lockWorkspace(tx, workspaceId);
-      if (graph?.transactional) await graph.deleteSources(workspaceId, sourcePaths, tx);
+      await this.graphWithin(tx)?.deleteSources({ workspaceId, sourcePaths });
       await removeFromStatistics(tx, workspaceId, ids);
       const deleted = await tx.query('DELETE FROM rag_documents WHERE id = ANY($1::bigint[])', [ids]);
       if (deleted.rowCount > 0) await bumpVersion(tx, workspaceId);
       return deleted.rowCount;
     });
-    if (graph && !graph.transactional) await graph.deleteSources(workspaceId, sourcePaths);
+    const graph = this.graph;
+    if (graph && !(graph instanceof PostgresGraphStore))
+      await graph.deleteSources({ workspaceId, sourcePaths });
     return deleted;
+  }
+
+  /** The graph store bound to the store's transaction `tx`, when the graph lives in this database. */
+  private graphWithin(tx: SqlExecutor): GraphStore | null {
+    return this.graph instanceof PostgresGraphStore ? this.graph.within(tx) : null;
   }
 
   async listDocuments(

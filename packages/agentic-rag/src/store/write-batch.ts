@@ -73,7 +73,8 @@ export interface StatisticsDelta {
  * postings and statistics, graph facts, and one corpus version for the whole batch. Each
  * statement covers the whole batch, so the cost per document of the shared counters (document
  * frequencies, the workspace row) falls with the batch size. Results are in input order;
- * source paths must be distinct.
+ * source paths must be distinct. `graph` is a graph store bound to the same transaction (see
+ * PostgresGraphStore.within), or null when the graph is not kept in this database.
  */
 export async function writeBatch(
   tx: SqlExecutor,
@@ -135,13 +136,7 @@ export async function writeBatch(
   if (replaced.length > 0) {
     await lockWorkspace(tx, workspaceId);
     // Before the chunks go: their mentions are how the old facts are found.
-    if (graph?.transactional) {
-      await graph.deleteSources(
-        workspaceId,
-        replaced.map((row) => row.source_path),
-        tx,
-      );
-    }
+    await graph?.deleteSources({ workspaceId, sourcePaths: replaced.map((row) => row.source_path) });
     const ids = replaced.map((row) => row.id);
     await removeFromStatistics(tx, workspaceId, ids, writtenTitles);
     await tx.query('DELETE FROM rag_chunks WHERE document_id = ANY($1::bigint[])', [ids]);
@@ -165,10 +160,10 @@ export async function writeBatch(
   // each other only from here to their commit, and never hold one of these while waiting for
   // another (two batches upserting the same entities in another order would deadlock).
   await lockWorkspace(tx, workspaceId);
-  if (graph?.transactional) {
+  if (graph) {
     for (const input of inputs) {
       if (rows.has(input.sourcePath) && input.graph && input.graph.entities.length > 0)
-        await graph.replaceSource(input.graph, tx);
+        await graph.replaceSource({ graph: input.graph });
     }
   }
   await addStatistics(tx, workspaceId, delta);

@@ -136,10 +136,10 @@ export async function definitions(
   entities: readonly GraphEntity[],
 ): Promise<Map<string, Definition>> {
   if (entities.length === 0) return new Map();
-  const mentions = await runtime.graph.mentions(
+  const mentions = await runtime.graph.mentions({
     workspaceId,
-    entities.map((entity) => entity.id),
-  );
+    entityIds: entities.map((entity) => entity.id),
+  });
   const rows = await runtime.sql.query<{ chunk_id: string; text: string; page_number: string | null }>(
     DEFINING_CHUNKS,
     [workspaceId, [...new Set(mentions.map((mention) => mention.chunkId))]],

@@ -34,9 +34,10 @@ export async function getEntity(
     throw invalid(NUMBER_FORMAT);
   }
   if (!NUMBER.test(number)) throw invalid(NUMBER_FORMAT);
-  const [entity] = await runtime.graph.getEntities(workspaceId, [
-    `${graphType(type)}:${number.toUpperCase()}`,
-  ]);
+  const [entity] = await runtime.graph.getEntities({
+    workspaceId,
+    ids: [`${graphType(type)}:${number.toUpperCase()}`],
+  });
   if (!entity)
     throw new RagError(ErrorCode.NOT_FOUND, `${graphType(type)} ${number} not found in knowledge base`);
   // Independent reads: side by side, each on its own pooled connection.

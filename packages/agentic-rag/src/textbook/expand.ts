@@ -73,7 +73,7 @@ export async function expandGraph(
   const keys = request.ids.flatMap(({ ref }) => (ref.kind === 'entity' ? [ref.key] : []));
   const chunkIds = request.ids.flatMap(({ ref }) => (ref.kind === 'chunk' ? [ref.chunkId] : []));
   const [seeds, chunks] = await Promise.all([
-    runtime.graph.getEntities(workspaceId, [...new Set(keys)]),
+    runtime.graph.getEntities({ workspaceId, ids: [...new Set(keys)] }),
     expandChunks(runtime, workspaceId, chunkIds, request.types),
   ]);
   const found = new Set([...seeds.map((entity) => entity.id), ...chunks.map((chunk) => chunk.id)]);
@@ -145,11 +145,12 @@ async function expandChunks(
   if (chunkIds.length === 0) return [];
   const [rows, mentions] = await Promise.all([
     runtime.sql.query<{ chunk_id: string; text: string }>(CHUNK_TEXTS, [workspaceId, chunkIds]),
-    types.has('REFERENCES') ? runtime.graph.mentionedIn(workspaceId, chunkIds) : Promise.resolve([]),
+    types.has('REFERENCES') ? runtime.graph.mentionedIn({ workspaceId, chunkIds }) : Promise.resolve([]),
   ]);
-  const targets = await runtime.graph.getEntities(workspaceId, [
-    ...new Set(mentions.map((mention) => mention.entityId)),
-  ]);
+  const targets = await runtime.graph.getEntities({
+    workspaceId,
+    ids: [...new Set(mentions.map((mention) => mention.entityId))],
+  });
   const byId = new Map(targets.map((entity) => [entity.id, entity]));
   const texts = new Map(rows.rows.map((row) => [row.chunk_id, row.text]));
   return chunkIds

@@ -82,10 +82,11 @@ export async function semanticSearch(
     intent: false,
   });
   const chunkIds = retrieval.hits.map((hit) => hit.chunkId);
-  const mentions = await runtime.graph.mentionedIn(workspaceId, chunkIds);
-  const entities = await runtime.graph.getEntities(workspaceId, [
-    ...new Set(mentions.map((mention) => mention.entityId)),
-  ]);
+  const mentions = await runtime.graph.mentionedIn({ workspaceId, chunkIds });
+  const entities = await runtime.graph.getEntities({
+    workspaceId,
+    ids: [...new Set(mentions.map((mention) => mention.entityId))],
+  });
   const byId = new Map(entities.map((entity) => [entity.id, entity]));
   // Every candidate of the asked-for types, as its best chunk; the page filter needs each one's
   // defining passage, so those are read before any filter.

@@ -34,9 +34,9 @@ export function lookupTool(sql: Sql, graph: GraphStore): Tool<typeof lookupInput
       'Finds a numbered entity (formula, algorithm, table, figure, ...) by type and number, with its defining passage.',
     inputSchema: lookupInput,
     timeoutMs: 2_000,
-    async run({ workspaceId, type, number }) {
+    async run({ workspaceId, type, number }, { signal }) {
       const id = entityKey(type, number);
-      const [entity] = await graph.getEntities(workspaceId, [id]);
+      const [entity] = await graph.getEntities({ workspaceId, ids: [id], signal });
       if (!entity)
         return {
           output: `${type} ${number} is not in the knowledge base.`,
@@ -44,7 +44,7 @@ export function lookupTool(sql: Sql, graph: GraphStore): Tool<typeof lookupInput
           found: false,
         };
       const title = typeof entity.properties.title === 'string' ? entity.properties.title : null;
-      const mentions = (await graph.mentions(workspaceId, [entity.id])).filter(
+      const mentions = (await graph.mentions({ workspaceId, entityIds: [entity.id], signal })).filter(
         (mention) => entity.definedBy === null || mention.sourcePath === entity.definedBy,
       );
       const chunks =

@@ -155,7 +155,7 @@ async function loadGraph(
     (sum, graph) => sum + new Set(graph.relations.map((r) => `${r.from}\u0000${r.to}\u0000${r.type}`)).size,
     0,
   );
-  const stats = await runtime.graph.stats(WORKSPACE);
+  const stats = await runtime.graph.stats({ workspaceId: WORKSPACE });
   if (stats.relations === expected) {
     log(`bench:graph ${backend}: reusing ${stats.relations} edges`);
     return;
@@ -199,7 +199,7 @@ async function loadGraph(
     }
   });
   bar.finish();
-  const loaded = await runtime.graph.stats(WORKSPACE);
+  const loaded = await runtime.graph.stats({ workspaceId: WORKSPACE });
   log(`bench:graph ${backend}: ${loaded.entities} entities, ${loaded.relations} edges`);
 }
 

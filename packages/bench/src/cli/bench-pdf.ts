@@ -191,7 +191,8 @@ function definitionMarker(id: string): string {
 
 /** Every placed entity against the graph (its page) and the stored chunks (their page ranges). */
 async function checkEntities(runtime: RagRuntime, expected: readonly PlacedEntity[]): Promise<Check> {
-  const found = await runtime.graph.findEntities(PDF_WORKSPACE, {
+  const found = await runtime.graph.findEntities({
+    workspaceId: PDF_WORKSPACE,
     ids: expected.map((entity) => entity.id),
     limit: expected.length,
   });

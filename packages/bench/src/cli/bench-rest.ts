@@ -78,7 +78,7 @@ async function main(): Promise<number> {
     let auth: 'on' | 'off' = 'on';
     const headers = (): Record<string, string> => (auth === 'on' ? { authorization } : {});
 
-    const numbered = await runtime.graph.findEntities(WORKSPACE, { limit: 10_000 });
+    const numbered = await runtime.graph.findEntities({ workspaceId: WORKSPACE, limit: 10_000 });
     const entities = numbered.filter((entity) =>
       ['Formula', 'Algorithm', 'Table', 'Figure'].includes(entity.type),
     );

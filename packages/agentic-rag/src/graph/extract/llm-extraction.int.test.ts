@@ -80,7 +80,7 @@ describe.each(testBackends())('LLM entity extraction through ingestion on $name'
     return id;
   };
   const ids = async (workspaceId: string) =>
-    (await runtime!.graph.findEntities(workspaceId, {})).map((entity) => entity.id).sort();
+    (await runtime!.graph.findEntities({ workspaceId })).map((entity) => entity.id).sort();
 
   it("adds the model's entities to the offline ones, and asks once per content", async () => {
     const { pipeline, graph } = await open(chat.url);
