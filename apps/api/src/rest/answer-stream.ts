@@ -94,7 +94,10 @@ export async function handleAnswerStream(
   return true;
 }
 
-async function readInput(request: IncomingMessage, url: URL, service: RagService) {
+/** ragAnswer's fields as the client sent them, unchecked: the service validates them once. */
+type AnswerRequest = Parameters<RagService['answerStream']>[1];
+
+async function readInput(request: IncomingMessage, url: URL, service: RagService): Promise<AnswerRequest> {
   const body = await readJson(request);
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw new RagError(ErrorCode.INVALID_INPUT, 'the body must be a JSON object with a "query"');
@@ -104,7 +107,7 @@ async function readInput(request: IncomingMessage, url: URL, service: RagService
       ErrorCode.INVALID_INPUT,
       `${dirty} must not contain NUL characters or unpaired surrogates`,
     );
-  const fields = body as Record<string, unknown>;
+  const fields = body as AnswerRequest;
   return {
     ...fields,
     workspaceId: fields.workspaceId ?? url.searchParams.get('workspace') ?? service.defaultWorkspace,

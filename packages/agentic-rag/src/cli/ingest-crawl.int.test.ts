@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueWorkspace } from '../../../../test/backends.js';
 import { runCliScript } from '../../../../test/cli.js';
-import { fixturePage, serveFixtureSite, type FixtureSite } from '../bench/index.js';
+import { fixturePage, serveFixtureSite, type FixtureSite } from '../testing.js';
 
 /**
  * `rag:ingest --url` as a user runs it. A CLI has no way to loosen the address policy (only code

@@ -4,8 +4,7 @@ import { ErrorCode, RagError } from '../errors/index.js';
 import { documentLabel } from '../queue/index.js';
 import { inScope, missingWorkspace, type Caller } from './caller.js';
 import { idText, integer, parseInput, ScopeSchema } from './inputs.js';
-import type { OperationHost } from './operation-host.js';
-import { queueOf } from './writes.js';
+import { queueOf, type OperationHost } from './operation-host.js';
 
 /**
  * Running the deployment: keys, dead letters, the audit log. Admin keys only; an admin key made
@@ -13,13 +12,20 @@ import { queueOf } from './writes.js';
  * an unscoped one (`*`) all of them.
  */
 
-const CreateKeyInput = z.object({
+export const CreateKeyInput = z.object({
   workspaceId: ScopeSchema,
-  role: z.enum(ROLES, { error: `role must be one of ${ROLES.join(', ')}` }),
+  // Any string in (a transport need not know the roles), one of the roles out.
+  role: z
+    .string({ error: `role must be one of ${ROLES.join(', ')}` })
+    .pipe(z.enum(ROLES, { error: `role must be one of ${ROLES.join(', ')}` })),
   label: idText('label', 200).nullish(),
 });
 
-export async function createApiKey(service: OperationHost, caller: Caller, input: Record<string, unknown>) {
+export async function createApiKey(
+  service: OperationHost,
+  caller: Caller,
+  input: z.input<typeof CreateKeyInput>,
+) {
   const claimed = typeof input.workspaceId === 'string' ? input.workspaceId : null;
   return service.guardDeployment(
     caller,
@@ -57,13 +63,19 @@ export function bootstrapAdminKey(service: OperationHost) {
   return ensureAdminKey(service.keys, config.DATA_DIR, logger);
 }
 
-export async function revokeApiKey(service: OperationHost, caller: Caller, input: { id: unknown }) {
+export const KeyIdInput = z.object({ id: idText('id', 200) });
+
+export async function revokeApiKey(
+  service: OperationHost,
+  caller: Caller,
+  input: z.input<typeof KeyIdInput>,
+) {
   const id = typeof input.id === 'string' ? input.id.slice(0, 200) : null;
   return service.guardDeployment(
     caller,
     'revokeApiKey',
     async () => {
-      const keyId = parseInput(idText('id', 200), input.id);
+      const { id: keyId } = parseInput(KeyIdInput, { id: input.id });
       const record = await service.keys.get(keyId);
       // A key outside the caller's scope answers like one that does not exist.
       if (!record || (caller.scope !== '*' && record.workspaceId !== caller.scope)) {
@@ -75,22 +87,32 @@ export async function revokeApiKey(service: OperationHost, caller: Caller, input
   );
 }
 
+const ListKeysInput = z.object({
+  includeRevoked: z.boolean({ error: 'includeRevoked must be a boolean' }).nullish(),
+});
+
 export async function listApiKeys(
   service: OperationHost,
   caller: Caller,
-  input: { includeRevoked?: unknown } = {},
+  input: z.input<typeof ListKeysInput> = {},
 ) {
   return service.guardDeployment(caller, 'listApiKeys', async () =>
     service.keys.list({
       ...(caller.scope !== '*' ? { workspaceId: caller.scope } : {}),
-      includeRevoked: input.includeRevoked === true,
+      includeRevoked: parseInput(ListKeysInput, input).includeRevoked === true,
     }),
   );
 }
 
-export async function deadLetters(service: OperationHost, caller: Caller, input: { limit?: unknown }) {
+export const DeadLettersInput = z.object({ limit: integer('limit', 1, 1000).nullish() });
+
+export async function deadLetters(
+  service: OperationHost,
+  caller: Caller,
+  input: z.input<typeof DeadLettersInput> = {},
+) {
   return service.guardDeployment(caller, 'deadLetters', async () => {
-    const limit = parseInput(integer('limit', 1, 1000).default(100), input.limit ?? undefined);
+    const limit = parseInput(DeadLettersInput, input).limit ?? 100;
     const letters = await queueOf(service.runtime).listDeadLetters(caller.scope === '*' ? limit : 10_000);
     return letters
       .filter((letter) => inScope(caller, letter.payload.workspaceId))
@@ -104,12 +126,18 @@ export async function deadLetters(service: OperationHost, caller: Caller, input:
   });
 }
 
-export async function retryDeadLetters(service: OperationHost, caller: Caller, input: { ids?: unknown }) {
+export const RetryInput = z.object({ ids: z.array(idText('each id', 200)).max(10_000).nullish() });
+
+export async function retryDeadLetters(
+  service: OperationHost,
+  caller: Caller,
+  input: z.input<typeof RetryInput> = {},
+) {
   return service.guardDeployment(
     caller,
     'retryDeadLetters',
     async () => {
-      const ids = parseInput(z.array(idText('each id', 200)).max(10_000).nullish(), input.ids ?? undefined);
+      const { ids } = parseInput(RetryInput, input);
       const queue = queueOf(service.runtime);
       if (caller.scope === '*') return queue.retryDeadLetters(ids ?? undefined);
       // A scoped admin re-drives its own workspace's letters only.
@@ -135,13 +163,13 @@ export async function purgeDeadLetters(service: OperationHost, caller: Caller) {
   });
 }
 
-const AuditInput = z.object({
+export const AuditInput = z.object({
   workspaceId: ScopeSchema.nullish(),
   first: integer('first', 1, 1000).default(100),
   before: z.int().min(1).nullish(),
 });
 
-export async function auditLog(service: OperationHost, caller: Caller, input: Record<string, unknown>) {
+export async function auditLog(service: OperationHost, caller: Caller, input: z.input<typeof AuditInput>) {
   return service.guardDeployment(caller, 'auditLog', async () => {
     const parsed = parseInput(AuditInput, input);
     const requested = parsed.workspaceId === '*' ? null : (parsed.workspaceId ?? null);

@@ -5,8 +5,13 @@ import type { AnswerEvent, AnswerEventListener, RagAnswer } from '../orchestrato
 import type { Logger } from '../telemetry/index.js';
 import type { Caller } from './caller.js';
 import { corpusVersionInput, FiltersSchema, idText, integer, parseInput, queryText } from './inputs.js';
-import type { CallOptions, OperationContext, OperationHost } from './operation-host.js';
-import { atCorpusVersion } from './reads.js';
+import {
+  atCorpusVersion,
+  type CallOptions,
+  type OperationContext,
+  type OperationHost,
+  type WorkspaceCall,
+} from './operation-host.js';
 
 /** Where an answer stands in its conversation, when it was asked in one. */
 export interface AnswerConversation {
@@ -34,7 +39,7 @@ export type AnswerStreamEvent =
   | { type: 'final'; answer: AnswerResult }
   | { type: 'error'; code: ErrorCode; message: string; retryable: boolean };
 
-const AnswerInput = z
+export const AnswerInput = z
   .object({
     query: queryText(),
     topK: integer('topK', 1, 50).nullish(),
@@ -59,26 +64,25 @@ const AnswerInput = z
 export function answer(
   service: OperationHost,
   caller: Caller,
-  input: Record<string, unknown>,
+  input: WorkspaceCall<typeof AnswerInput>,
   options: AnswerCallOptions = {},
 ): Promise<AnswerResult> {
-  const fields = Object.fromEntries(Object.entries(input).filter(([name]) => name !== 'workspaceId'));
+  const { workspaceId, ...fields } = input;
   return service.guard(
     caller,
     'answer',
-    input.workspaceId,
-    (context) => run(context, fields, options),
+    workspaceId,
+    (context) => run(context, parseInput(AnswerInput, fields), options),
     options,
   );
 }
 
 async function run(
   context: OperationContext,
-  input: Record<string, unknown>,
+  parsed: z.output<typeof AnswerInput>,
   options: AnswerCallOptions,
 ): Promise<AnswerResult> {
   const { runtime, workspaceId, signal, logger, caller } = context;
-  const parsed = parseInput(AnswerInput, input);
   const conversation: StoredConversation | null =
     parsed.conversationId != null
       ? await runtime.conversations.open(workspaceId, caller.keyId, parsed.conversationId)
@@ -130,7 +134,7 @@ async function run(
 export async function* answerStream(
   service: OperationHost,
   caller: Caller,
-  input: Record<string, unknown>,
+  input: WorkspaceCall<typeof AnswerInput>,
   options: CallOptions = {},
 ): AsyncGenerator<AnswerStreamEvent, void, undefined> {
   const abort = new AbortController();

@@ -1,7 +1,15 @@
-import { parseCrawlRequest, type CrawlProgress } from '../crawl/index.js';
+import { parseCrawlRequest, type CrawlProgress, type CrawlRequestInput } from '../crawl/index.js';
 import { crawlSite as runCrawl } from '../queue/index.js';
 import type { Caller } from './caller.js';
 import type { CallOptions, OperationHost } from './operation-host.js';
+
+/**
+ * A crawl as a caller sends it: the crawl request's fields (an optional one null or absent for its
+ * default), the workspace and an optional schedule (24h, 30m, 1d).
+ */
+export type CrawlSiteInput = { workspaceId: string; url: string; schedule?: string | null } & {
+  [Field in Exclude<keyof CrawlRequestInput, 'url'>]?: CrawlRequestInput[Field] | null;
+};
 
 export interface CrawlCallOptions extends CallOptions {
   /** Inline mode: called as pages are fetched (rag:ingest --url's progress bar). */
@@ -16,7 +24,7 @@ export interface CrawlCallOptions extends CallOptions {
 export async function crawlSite(
   service: OperationHost,
   caller: Caller,
-  input: Record<string, unknown>,
+  input: CrawlSiteInput,
   options: CrawlCallOptions = {},
 ) {
   const { onProgress, ...callOptions } = options;

@@ -105,11 +105,16 @@ const RUN_ID = z.string({ error: 'id must be a string' }).regex(/^golden-[A-Za-z
 /** A golden report is a few hundred KB; anything far bigger is not one, and is not read. */
 const MAX_FILE_BYTES = 32 * 1024 * 1024;
 
-const EvalRunsInput = z.object({ limit: integer('limit', 1, 200).default(20) });
+export const EvalRunsInput = z.object({ limit: integer('limit', 1, 200).nullish() });
+export const EvalRunInput = z.object({ id: RUN_ID });
 
-export async function evalRuns(service: OperationHost, caller: Caller, input: { limit?: unknown }) {
+export async function evalRuns(
+  service: OperationHost,
+  caller: Caller,
+  input: z.input<typeof EvalRunsInput> = {},
+) {
   return service.guardDeployment(caller, 'evalRuns', async () => {
-    const { limit } = parseInput(EvalRunsInput, { limit: input.limit ?? undefined });
+    const limit = parseInput(EvalRunsInput, input).limit ?? 20;
     const directory = resultsDirectory(service);
     // The file name carries the start time, so newest names first reads the fewest files.
     const names = (await reportNames(directory)).sort().reverse();
@@ -126,9 +131,9 @@ export async function evalRuns(service: OperationHost, caller: Caller, input: { 
   });
 }
 
-export async function evalRun(service: OperationHost, caller: Caller, input: { id: unknown }) {
+export async function evalRun(service: OperationHost, caller: Caller, input: z.input<typeof EvalRunInput>) {
   return service.guardDeployment(caller, 'evalRun', async () => {
-    const id = parseInput(RUN_ID, input.id);
+    const { id } = parseInput(EvalRunInput, { id: input.id });
     const directory = resultsDirectory(service);
     const name = `${id}.json`;
     if (!(await reportNames(directory)).includes(name)) return null;

@@ -3,9 +3,9 @@ import { isKnowledgePack, type KnowledgePack } from '../ingest/index.js';
 import { structureKnowledge } from '../knowledge/index.js';
 import type { Caller } from './caller.js';
 import { contentText, idText, integer, parseInput } from './inputs.js';
-import type { CallOptions, OperationHost } from './operation-host.js';
+import type { CallOptions, OperationHost, WorkspaceCall } from './operation-host.js';
 
-const KnowledgeInput = z.object({
+export const KnowledgeInput = z.object({
   /** What the knowledge is called: its document is knowledge/<entity or shared>/<name>.json. */
   name: idText('name', 200),
   /** A knowledge pack as JSON, or free text to structure into one. */
@@ -25,18 +25,16 @@ const KnowledgeInput = z.object({
 export async function ingestKnowledge(
   service: OperationHost,
   caller: Caller,
-  input: Record<string, unknown>,
+  input: WorkspaceCall<typeof KnowledgeInput>,
   options: CallOptions = {},
 ) {
+  const { workspaceId: claimed, ...fields } = input;
   return service.guard(
     caller,
     'ingest',
-    input.workspaceId,
+    claimed,
     async ({ runtime, workspaceId, signal }) => {
-      const { name, text, entityId, maxRetries } = parseInput(KnowledgeInput, {
-        ...input,
-        workspaceId: undefined,
-      });
+      const { name, text, entityId, maxRetries } = parseInput(KnowledgeInput, fields);
       const parsed = parseJson(text);
       let pack: KnowledgePack;
       let structuring: { method: 'pack' } | { method: 'llm' | 'rules'; checkInId: string };

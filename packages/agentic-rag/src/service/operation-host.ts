@@ -1,4 +1,7 @@
+import type { z } from 'zod';
 import type { ApiKeyStore } from '../auth/index.js';
+import { withCorpusVersion } from '../db/index.js';
+import { ErrorCode, RagError } from '../errors/index.js';
 import type { RagRuntime } from '../runtime/index.js';
 import type { Logger } from '../telemetry/index.js';
 import type { AuditLog } from './audit.js';
@@ -14,6 +17,12 @@ export interface OperationContext {
   signal: AbortSignal | undefined;
   logger: Logger;
 }
+
+/**
+ * What a caller hands a workspace operation: the fields its schema takes (validated once, by the
+ * operation, inside the guard) and the workspace (validated by the guard).
+ */
+export type WorkspaceCall<Schema extends z.ZodType> = z.input<Schema> & { workspaceId: string };
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -56,4 +65,28 @@ export interface OperationHost {
     work: () => Promise<T>,
     options?: { target?: string | null; workspaceId?: string | null },
   ): Promise<T>;
+}
+
+/**
+ * Runs a read that may be served by a replica (DATABASE_READ_URL) no older than the newest corpus
+ * version the client presented or this process wrote: either one it has seen written, it sees.
+ */
+export function atCorpusVersion<T>(
+  { runtime, workspaceId }: OperationContext,
+  presented: number | null | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
+  const version = Math.max(presented ?? 0, runtime.corpusVersions.latest(workspaceId));
+  return withCorpusVersion(workspaceId, version, work);
+}
+
+/** The deployment's job queue: INVALID_INPUT where there is none (no REDIS_URL). */
+export function queueOf(runtime: RagRuntime) {
+  if (!runtime.queue) {
+    throw new RagError(
+      ErrorCode.INVALID_INPUT,
+      'there is no job queue on this deployment (set REDIS_URL or REDIS_CLUSTER_NODES)',
+    );
+  }
+  return runtime.queue;
 }

@@ -20,6 +20,10 @@ import * as writes from './writes.js';
 
 export type { CallOptions, GuardOptions, OperationContext } from './operation-host.js';
 
+/** An operation's input type: what its module's function takes after the host and the caller. */
+type InputOf<Operation extends (host: never, caller: never, input: never, ...rest: never[]) => unknown> =
+  Parameters<Operation>[2];
+
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
@@ -159,68 +163,75 @@ export class RagService {
   }
 
   // The operations, by name: each validates its input and runs through guard.
-  search = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
+  search = (caller: Caller, input: InputOf<typeof reads.search>, options?: CallOptions) =>
     reads.search(this.gate, caller, input, options);
-  answer = (caller: Caller, input: Record<string, unknown>, options?: answers.AnswerCallOptions) =>
+  answer = (caller: Caller, input: InputOf<typeof answers.answer>, options?: answers.AnswerCallOptions) =>
     answers.answer(this.gate, caller, input, options);
   /** ragAnswer as events (stage progress, text pieces, citations, then the result); see answers.ts. */
-  answerStream = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
+  answerStream = (caller: Caller, input: InputOf<typeof answers.answerStream>, options?: CallOptions) =>
     answers.answerStream(this.gate, caller, input, options);
-  getDocument = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
+  getDocument = (caller: Caller, input: InputOf<typeof reads.getDocument>, options?: CallOptions) =>
     reads.getDocument(this.gate, caller, input, options);
-  documentContent = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
+  documentContent = (caller: Caller, input: InputOf<typeof reads.documentContent>, options?: CallOptions) =>
     reads.documentContent(this.gate, caller, input, options);
-  listDocuments = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
+  listDocuments = (caller: Caller, input: InputOf<typeof reads.listDocuments>, options?: CallOptions) =>
     reads.listDocuments(this.gate, caller, input, options);
-  documentChunks = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
+  documentChunks = (caller: Caller, input: InputOf<typeof reads.documentChunks>, options?: CallOptions) =>
     reads.documentChunks(this.gate, caller, input, options);
-  corpus = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
+  corpus = (caller: Caller, input: InputOf<typeof reads.corpus>, options?: CallOptions) =>
     reads.corpus(this.gate, caller, input, options);
-  entity = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
+  entity = (caller: Caller, input: InputOf<typeof reads.entity>, options?: CallOptions) =>
     reads.entity(this.gate, caller, input, options);
-  expandGraph = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
+  expandGraph = (caller: Caller, input: InputOf<typeof reads.expandGraph>, options?: CallOptions) =>
     reads.expandGraph(this.gate, caller, input, options);
-  findEndpoints = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
+  findEndpoints = (caller: Caller, input: InputOf<typeof reads.endpoints>, options?: CallOptions) =>
     reads.endpoints(this.gate, caller, input, options);
-  job = (caller: Caller, input: { id: unknown }) => reads.job(this.gate, caller, input);
-  listJobs = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
+  job = (caller: Caller, input: InputOf<typeof reads.job>) => reads.job(this.gate, caller, input);
+  listJobs = (caller: Caller, input: InputOf<typeof reads.listJobs>, options?: CallOptions) =>
     reads.listJobs(this.gate, caller, input, options);
   listWorkspaces = (caller: Caller) => reads.listWorkspaces(this.gate, caller);
-  ingest = (caller: Caller, input: Record<string, unknown>, options?: writes.IngestCallOptions) =>
+  ingest = (caller: Caller, input: InputOf<typeof writes.ingest>, options?: writes.IngestCallOptions) =>
     writes.ingest(this.gate, caller, input, options);
-  crawlSite = (caller: Caller, input: Record<string, unknown>, options?: crawls.CrawlCallOptions) =>
+  crawlSite = (caller: Caller, input: InputOf<typeof crawls.crawlSite>, options?: crawls.CrawlCallOptions) =>
     crawls.crawlSite(this.gate, caller, input, options);
-  ingestKnowledge = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
-    knowledge.ingestKnowledge(this.gate, caller, input, options);
+  ingestKnowledge = (
+    caller: Caller,
+    input: InputOf<typeof knowledge.ingestKnowledge>,
+    options?: CallOptions,
+  ) => knowledge.ingestKnowledge(this.gate, caller, input, options);
   waitForJobs = (
     caller: Caller,
     input: Parameters<typeof reads.waitForJobs>[2],
     options?: Parameters<typeof reads.waitForJobs>[3],
   ) => reads.waitForJobs(this.gate, caller, input, options);
-  deleteDocument = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
+  deleteDocument = (caller: Caller, input: InputOf<typeof writes.deleteDocument>, options?: CallOptions) =>
     writes.deleteDocument(this.gate, caller, input, options);
-  refreshDocument = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
+  refreshDocument = (caller: Caller, input: InputOf<typeof writes.refreshDocument>, options?: CallOptions) =>
     writes.refreshDocument(this.gate, caller, input, options);
-  resumeIngest = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
+  resumeIngest = (caller: Caller, input: InputOf<typeof writes.resumeIngest>, options?: CallOptions) =>
     writes.resumeIngest(this.gate, caller, input, options);
-  refreshUrl = (caller: Caller, input: Record<string, unknown>, options?: CallOptions) =>
+  refreshUrl = (caller: Caller, input: InputOf<typeof writes.refreshUrl>, options?: CallOptions) =>
     writes.refreshUrl(this.gate, caller, input, options);
   /** Readiness details for an entitled prober: the backend and the default workspace's size. */
   status = () => reads.deploymentStatus(this.gate);
   bootstrapAdminKey = () => admin.bootstrapAdminKey(this.gate);
-  createApiKey = (caller: Caller, input: Record<string, unknown>) =>
+  createApiKey = (caller: Caller, input: InputOf<typeof admin.createApiKey>) =>
     admin.createApiKey(this.gate, caller, input);
-  revokeApiKey = (caller: Caller, input: { id: unknown }) => admin.revokeApiKey(this.gate, caller, input);
-  listApiKeys = (caller: Caller, input?: { includeRevoked?: unknown }) =>
+  revokeApiKey = (caller: Caller, input: InputOf<typeof admin.revokeApiKey>) =>
+    admin.revokeApiKey(this.gate, caller, input);
+  listApiKeys = (caller: Caller, input?: InputOf<typeof admin.listApiKeys>) =>
     admin.listApiKeys(this.gate, caller, input);
-  deadLetters = (caller: Caller, input: { limit?: unknown }) => admin.deadLetters(this.gate, caller, input);
-  retryDeadLetters = (caller: Caller, input: { ids?: unknown }) =>
+  deadLetters = (caller: Caller, input?: InputOf<typeof admin.deadLetters>) =>
+    admin.deadLetters(this.gate, caller, input);
+  retryDeadLetters = (caller: Caller, input?: InputOf<typeof admin.retryDeadLetters>) =>
     admin.retryDeadLetters(this.gate, caller, input);
   purgeDeadLetters = (caller: Caller) => admin.purgeDeadLetters(this.gate, caller);
-  auditLog = (caller: Caller, input: Record<string, unknown>) => admin.auditLog(this.gate, caller, input);
-  evalRuns = (caller: Caller, input: { limit?: unknown } = {}) =>
+  auditLog = (caller: Caller, input: InputOf<typeof admin.auditLog>) =>
+    admin.auditLog(this.gate, caller, input);
+  evalRuns = (caller: Caller, input: InputOf<typeof evalReports.evalRuns> = {}) =>
     evalReports.evalRuns(this.gate, caller, input);
-  evalRun = (caller: Caller, input: { id: unknown }) => evalReports.evalRun(this.gate, caller, input);
+  evalRun = (caller: Caller, input: InputOf<typeof evalReports.evalRun>) =>
+    evalReports.evalRun(this.gate, caller, input);
   // The REST contract's reads of numbered entities (docs/rest-contract.md), with their corpus version.
   textbookEntity = (
     caller: Caller,

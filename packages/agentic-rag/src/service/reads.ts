@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { withCorpusVersion } from '../db/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { entityKey, MAX_HOPS, NUMBERED_ENTITY_TYPES, RELATION_TYPES, splitEntityId } from '../graph/index.js';
 import { buildContext, findEndpoints, OPERATION_TYPES } from '../retrieve/index.js';
@@ -8,46 +7,47 @@ import { inScope, type Caller } from './caller.js';
 import { jobView } from './job-view.js';
 import { FiltersSchema, idText, integer, corpusVersionInput, parseInput, queryText } from './inputs.js';
 import type { Operation } from './permissions.js';
-import type { CallOptions, OperationContext, OperationHost } from './operation-host.js';
+import {
+  atCorpusVersion,
+  type CallOptions,
+  type OperationContext,
+  type OperationHost,
+  type WorkspaceCall,
+} from './operation-host.js';
 
 /** Operations that read a workspace: every one needs a reader key whose scope holds it. */
 
 /**
- * A read: `work` runs through the guard (role, scope, existence, row security) with the caller's
- * fields, the workspace taken out (it is the guard's to check).
+ * A read: the caller's input is validated once, by `schema`, inside the guard (role, scope,
+ * existence, row security: a caller without the role learns FORBIDDEN, not what was wrong), and
+ * `work` gets it parsed, the workspace taken out (it is the guard's to check).
  */
-function read<T>(
+function read<Schema extends z.ZodType, T>(
   operation: Operation,
-  work: (context: OperationContext, input: Record<string, unknown>) => Promise<T>,
+  schema: Schema,
+  work: (context: OperationContext, input: z.output<Schema>) => Promise<T>,
 ) {
   return (
     service: OperationHost,
     caller: Caller,
-    input: Record<string, unknown>,
+    input: WorkspaceCall<Schema>,
     options: CallOptions = {},
   ) => {
-    const fields = Object.fromEntries(Object.entries(input).filter(([name]) => name !== 'workspaceId'));
-    return service.guard(caller, operation, input.workspaceId, (context) => work(context, fields), options);
+    const { workspaceId, ...fields } = input;
+    return service.guard(
+      caller,
+      operation,
+      workspaceId,
+      (context) => work(context, parseInput(schema, fields)),
+      options,
+    );
   };
-}
-
-/**
- * Runs a read that may be served by a replica (DATABASE_READ_URL) no older than the newest corpus
- * version the client presented or this process wrote: either one it has seen written, it sees.
- */
-export function atCorpusVersion<T>(
-  { runtime, workspaceId }: OperationContext,
-  presented: number | null | undefined,
-  work: () => Promise<T>,
-): Promise<T> {
-  const version = Math.max(presented ?? 0, runtime.corpusVersions.latest(workspaceId));
-  return withCorpusVersion(workspaceId, version, work);
 }
 
 const MAX_EXPAND_IDS = 50;
 const NUMBERED = NUMBERED_ENTITY_TYPES.map((type) => type.toLowerCase());
 
-const SearchInput = z.object({
+export const SearchInput = z.object({
   query: queryText(),
   k: integer('k', 1, 50).default(10),
   filters: FiltersSchema.optional(),
@@ -60,7 +60,7 @@ const SearchInput = z.object({
   context: z.boolean({ error: 'context must be a boolean' }).optional(),
 });
 
-export const search = read('search', async (context, input) => {
+export const search = read('search', SearchInput, async (context, input) => {
   const { runtime, workspaceId, signal } = context;
   const {
     query,
@@ -72,7 +72,7 @@ export const search = read('search', async (context, input) => {
     fusion,
     minCorpusVersion,
     context: withContext,
-  } = parseInput(SearchInput, input);
+  } = input;
   const retrieve = () =>
     runtime.retriever.retrieve({
       workspaceId,
@@ -87,10 +87,11 @@ export const search = read('search', async (context, input) => {
     });
   const result = await atCorpusVersion(context, minCorpusVersion, retrieve);
   // One indexed read for every hit: which graph entities each chunk mentions.
-  const mentions = await runtime.graph.mentionedIn(
+  const mentions = await runtime.graph.mentionedIn({
     workspaceId,
-    result.hits.map((hit) => hit.chunkId),
-  );
+    chunkIds: result.hits.map((hit) => hit.chunkId),
+    signal,
+  });
   const assembled = withContext
     ? await buildContext(runtime.sql, runtime.config, workspaceId, result, context.logger)
     : undefined;
@@ -107,22 +108,21 @@ export const search = read('search', async (context, input) => {
   };
 });
 
-const DocumentInput = z.object({ id: idText('id') });
+export const DocumentInput = z.object({ id: idText('id') });
 
-export const getDocument = read('getDocument', async ({ runtime, workspaceId }, input) => {
-  const { id } = parseInput(DocumentInput, { id: input.id });
+export const getDocument = read('getDocument', DocumentInput, async ({ runtime, workspaceId }, { id }) => {
   return runtime.store.getDocument(workspaceId, id);
 });
 
-const ContentInput = z.object({
+export const ContentInput = z.object({
   id: idText('id'),
   offset: integer('offset', 0, 1_000_000_000).default(0),
   maxChars: integer('max_chars', 1, 200_000).default(50_000),
 });
 
 /** A window of a document's text with the document: NOT_FOUND when it does not exist. */
-export const documentContent = read('getDocument', async ({ runtime, workspaceId }, input) => {
-  const { id, offset, maxChars } = parseInput(ContentInput, input);
+export const documentContent = read('getDocument', ContentInput, async ({ runtime, workspaceId }, input) => {
+  const { id, offset, maxChars } = input;
   const [document, content] = await Promise.all([
     runtime.store.getDocument(workspaceId, id),
     runtime.store.documentContent(workspaceId, id),
@@ -139,7 +139,7 @@ export const documentContent = read('getDocument', async ({ runtime, workspaceId
   return { workspaceId, document, content, offset, window: content.slice(offset, offset + maxChars) };
 });
 
-const ListInput = z.object({
+export const ListInput = z.object({
   first: integer('first', 1, 100).default(20),
   after: idText('after', 2100).nullish(),
   order: z.enum(['path', 'updated'], { error: 'order must be path or updated' }).default('path'),
@@ -148,8 +148,8 @@ const ListInput = z.object({
   search: z.string().trim().max(200, 'search must be at most 200 characters').nullish(),
 });
 
-export const listDocuments = read('listDocuments', async ({ runtime, workspaceId }, input) => {
-  const { first, after, order, sourcePrefix, search } = parseInput(ListInput, input);
+export const listDocuments = read('listDocuments', ListInput, async ({ runtime, workspaceId }, input) => {
+  const { first, after, order, sourcePrefix, search } = input;
   return runtime.store.documents(workspaceId, {
     first,
     order,
@@ -159,23 +159,25 @@ export const listDocuments = read('listDocuments', async ({ runtime, workspaceId
   });
 });
 
-const ChunksInput = z.object({ id: idText('id'), first: integer('first', 1, 500).default(50) });
+export const ChunksInput = z.object({ id: idText('id'), first: integer('first', 1, 500).default(50) });
 
-export const documentChunks = read('documentChunks', async ({ runtime, workspaceId }, input) => {
-  const { id, first } = parseInput(ChunksInput, input);
+export const documentChunks = read('documentChunks', ChunksInput, async ({ runtime, workspaceId }, input) => {
+  const { id, first } = input;
   const document = await runtime.store.getDocument(workspaceId, id);
   return document ? runtime.store.chunksOf(document.id, first) : [];
 });
 
-export const corpus = read('corpus', async ({ runtime, workspaceId }) => {
+export const CorpusInput = z.looseObject({});
+
+export const corpus = read('corpus', CorpusInput, async ({ runtime, workspaceId }) => {
   const [stats, graph] = await Promise.all([
     runtime.store.stats(workspaceId),
-    runtime.graph.stats(workspaceId),
+    runtime.graph.stats({ workspaceId }),
   ]);
   return { ...stats, workspaceId, entities: graph.entities, relations: graph.relations };
 });
 
-const EntityInput = z
+export const EntityInput = z
   .object({
     id: idText('id', 300).optional(),
     type: z
@@ -198,15 +200,14 @@ const EntityInput = z
  * entity, its defining passage (what the orchestrator's lookup tool finds); null when unknown.
  * The lookup runs here, inside the caller's workspace scope, not in a transport.
  */
-export const entity = read('entity', async ({ runtime, workspaceId, signal }, input) => {
-  const parsed = parseInput(EntityInput, input);
+export const entity = read('entity', EntityInput, async ({ runtime, workspaceId, signal }, parsed) => {
   const id =
     parsed.id !== undefined
       ? (({ type, normalized }) => entityKey(type, normalized))(splitEntityId(parsed.id.trim()))
       : entityKey(parsed.type!.charAt(0).toUpperCase() + parsed.type!.slice(1), parsed.number!);
-  const [found] = await runtime.graph.getEntities(workspaceId, [id]);
+  const [found] = await runtime.graph.getEntities({ workspaceId, ids: [id], signal });
   if (!found) return null;
-  const mentions = await runtime.graph.mentions(workspaceId, [found.id]);
+  const mentions = await runtime.graph.mentions({ workspaceId, entityIds: [found.id], signal });
   const { type, normalized } = splitEntityId(found.id);
   const lookup = (NUMBERED_ENTITY_TYPES as readonly string[]).includes(type)
     ? await runtime.tools.call('lookup', { workspaceId, type, number: normalized }, signal ? { signal } : {})
@@ -217,20 +218,24 @@ export const entity = read('entity', async ({ runtime, workspaceId, signal }, in
   return { workspaceId, entity: found, mentions, definition };
 });
 
-const ExpandInput = z.object({
+export const ExpandInput = z.object({
   ids: z
     .array(idText('each id', 300), { error: 'ids must be a list of entity ids' })
     .min(1, { error: `ids must hold 1 to ${MAX_EXPAND_IDS} entity ids` })
     .max(MAX_EXPAND_IDS, { error: `ids must hold 1 to ${MAX_EXPAND_IDS} entity ids` }),
+  // Any strings in, the known relation types out: a transport need not know the list.
   relationTypes: z
-    .array(z.enum(RELATION_TYPES, { error: `relation types may be ${RELATION_TYPES.join(', ')}` }))
+    .array(
+      z
+        .string()
+        .pipe(z.enum(RELATION_TYPES, { error: `relation types may be ${RELATION_TYPES.join(', ')}` })),
+    )
     .nullish(),
   depth: integer('depth', 0, MAX_HOPS).default(1),
   limit: integer('limit', 1, 500).optional(),
 });
 
-export const expandGraph = read('expandGraph', async ({ runtime, workspaceId }, input) => {
-  const parsed = parseInput(ExpandInput, input);
+export const expandGraph = read('expandGraph', ExpandInput, async ({ runtime, workspaceId }, parsed) => {
   return runtime.graph.neighbourhood({
     workspaceId,
     seeds: [
@@ -246,7 +251,7 @@ export const expandGraph = read('expandGraph', async ({ runtime, workspaceId }, 
   });
 });
 
-const EndpointsInput = z.object({
+export const EndpointsInput = z.object({
   resource: queryText('resource', 200),
   operation: z
     .enum(OPERATION_TYPES, { error: `operation must be one of ${OPERATION_TYPES.join(', ')}` })
@@ -254,30 +259,32 @@ const EndpointsInput = z.object({
   limit: integer('limit', 1, 50).default(20),
 });
 
-export const endpoints = read('findEndpoints', async ({ runtime, workspaceId, signal }, input) => {
-  const parsed = parseInput(EndpointsInput, input);
-  return findEndpoints(runtime, {
-    workspaceId,
-    resource: parsed.resource,
-    limit: parsed.limit,
-    ...(parsed.operation ? { operation: parsed.operation } : {}),
-    ...(signal ? { signal } : {}),
-  });
-});
+export const endpoints = read(
+  'findEndpoints',
+  EndpointsInput,
+  async ({ runtime, workspaceId, signal }, parsed) => {
+    return findEndpoints(runtime, {
+      workspaceId,
+      resource: parsed.resource,
+      limit: parsed.limit,
+      ...(parsed.operation ? { operation: parsed.operation } : {}),
+      ...(signal ? { signal } : {}),
+    });
+  },
+);
 
-const JobsInput = z.object({ first: integer('first', 1, 200).default(50) });
+export const JobsInput = z.object({ first: integer('first', 1, 200).default(50) });
 
 /**
  * A workspace's latest jobs, newest first, and whether this deployment has a queue: without one
  * every ingest ran inline and is listed here all the same.
  */
-export const listJobs = read('listJobs', async ({ runtime, workspaceId }, input) => {
-  const { first } = parseInput(JobsInput, input);
+export const listJobs = read('listJobs', JobsInput, async ({ runtime, workspaceId }, { first }) => {
   const jobs = await runtime.jobs.recent(workspaceId, first);
   return { workspaceId, queue: runtime.queue !== null, jobs: jobs.map(jobView) };
 });
 
-const WaitInput = z.object({
+export const WaitInput = z.object({
   ids: z.array(idText('each id', 200), { error: 'ids must be a list of job ids' }).max(100_000),
 });
 
@@ -288,7 +295,7 @@ const WaitInput = z.object({
 export async function waitForJobs(
   service: OperationHost,
   caller: Caller,
-  input: { workspaceId: unknown; ids: unknown },
+  input: WorkspaceCall<typeof WaitInput>,
   options: CallOptions & { onProgress?: (done: number, total: number, dead: number) => void } = {},
 ): Promise<{ completed: number; dead: number }> {
   return service.guard(
@@ -322,9 +329,11 @@ export async function listWorkspaces(service: OperationHost, caller: Caller) {
 }
 
 /** A job the caller may see (its workspace in scope), else null: someone else's job does not exist. */
-export async function job(service: OperationHost, caller: Caller, input: { id: unknown }) {
+export const JobInput = z.object({ id: idText('id', 200) });
+
+export async function job(service: OperationHost, caller: Caller, input: z.input<typeof JobInput>) {
   service.authorize(caller, 'job');
-  const id = parseInput(idText('id', 200), input.id);
+  const { id } = parseInput(JobInput, input);
   const found = await service.runtime.jobs.get(id);
   if (!found) return null;
   if (caller.scope !== '*' && (found.workspaceId === null || !inScope(caller, found.workspaceId)))

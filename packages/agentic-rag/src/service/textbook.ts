@@ -7,9 +7,13 @@ import {
 } from '../textbook/index.js';
 import type { Caller } from './caller.js';
 import { corpusVersionInput, parseInput } from './inputs.js';
-import type { CallOptions, OperationContext, OperationHost } from './operation-host.js';
+import {
+  atCorpusVersion,
+  type CallOptions,
+  type OperationContext,
+  type OperationHost,
+} from './operation-host.js';
 import type { Operation } from './permissions.js';
-import { atCorpusVersion } from './reads.js';
 
 /**
  * The REST contract's reads of numbered entities (docs/rest-contract.md): an entity with what it
@@ -57,11 +61,18 @@ function cachedRead<T>(
   );
 }
 
+/**
+ * A REST contract request's JSON body as it arrived: the contract's own parsers
+ * (parseSemanticRequest, parseExpandRequest) check it, so its refusals keep the contract's words
+ * and order (docs/rest-contract.md).
+ */
+type ContractBody = unknown;
+
 /** `GET /entity/{type}/{number}`: the type and number as the path gave them. */
 export function textbookEntity(
   service: OperationHost,
   caller: Caller,
-  input: { workspaceId: unknown; type: string; number: string },
+  input: { workspaceId: string; type: string; number: string },
   options: CachedReadOptions = {},
 ) {
   return cachedRead(service, caller, 'entity', input.workspaceId, options, ({ runtime, workspaceId }) =>
@@ -77,7 +88,7 @@ export function textbookEntity(
 export function textbookSearch(
   service: OperationHost,
   caller: Caller,
-  input: { workspaceId: unknown; body: unknown; minCorpusVersion?: unknown },
+  input: { workspaceId: string; body: ContractBody; minCorpusVersion?: number | string | null },
   options: CachedReadOptions = {},
 ) {
   const request = parseSemanticRequest(input.body);
@@ -99,7 +110,7 @@ export function textbookSearch(
 export function textbookExpand(
   service: OperationHost,
   caller: Caller,
-  input: { workspaceId: unknown; body: unknown },
+  input: { workspaceId: string; body: ContractBody },
   options: CachedReadOptions = {},
 ) {
   const request = parseExpandRequest(input.body);

@@ -2,6 +2,7 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Config } from '../config/index.js';
+import type { pageRefreshRequest } from '../crawl/index.js';
 import { PageRefresher, parsePageRefreshRequest, type PageRefreshResult } from '../crawl/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import type { IngestFailure, IngestProgress, IngestSummary } from '../ingest/index.js';
@@ -12,13 +13,19 @@ import type { Caller } from './caller.js';
 import { inlineDocument, InlineDocumentInput } from './inline-documents.js';
 import { idText, parseInput } from './inputs.js';
 import { jobView, type JobView } from './job-view.js';
-import type { CallOptions, OperationContext, OperationHost } from './operation-host.js';
+import {
+  queueOf,
+  type CallOptions,
+  type OperationContext,
+  type OperationHost,
+  type WorkspaceCall,
+} from './operation-host.js';
 
 /** Operations that change a workspace: a writer key whose scope holds it; every one audited. */
 
 const MAX_DOCUMENTS = 1000;
 
-const IngestInput = z.object({
+export const IngestInput = z.object({
   paths: z.array(idText('each path', 4096), { error: 'paths must be a list of strings' }).nullish(),
   documents: z
     .array(InlineDocumentInput, { error: 'documents must be a list of {id, content or contentBase64}' })
@@ -54,17 +61,18 @@ export interface IngestCallOptions extends CallOptions {
 export async function ingest(
   service: OperationHost,
   caller: Caller,
-  input: Record<string, unknown>,
+  input: WorkspaceCall<typeof IngestInput>,
   options: IngestCallOptions = {},
 ): Promise<IngestOutcome> {
   const { inline = false, onProgress, ...callOptions } = options;
+  const { workspaceId: claimed, ...fields } = input;
   return service.guard(
     caller,
     'ingest',
-    input.workspaceId,
+    claimed,
     async (context) => {
       // Checked inside the guard: a caller without the role learns FORBIDDEN, not what was wrong.
-      const parsed = parseInput(IngestInput, { ...input, workspaceId: undefined });
+      const parsed = parseInput(IngestInput, fields);
       const paths = parsed.paths ?? [];
       const documents = (parsed.documents ?? []).map(inlineDocument);
       if (paths.length === 0 && documents.length === 0) {
@@ -130,9 +138,9 @@ export async function ingest(
 }
 
 /** What an ingest names, for its audit record, read leniently from input not yet validated. */
-function ingestTarget(input: Record<string, unknown>): string | null {
-  const paths = Array.isArray(input.paths) ? input.paths : [];
-  const documents = Array.isArray(input.documents) ? input.documents : [];
+function ingestTarget(input: { paths?: unknown; documents?: unknown }): string | null {
+  const paths: unknown[] = Array.isArray(input.paths) ? input.paths : [];
+  const documents: unknown[] = Array.isArray(input.documents) ? input.documents : [];
   const names = [...paths, ...documents.map((document) => (document as { id?: unknown } | null)?.id)];
   return names.filter((name): name is string => typeof name === 'string').join(', ') || null;
 }
@@ -141,6 +149,8 @@ function ingestTarget(input: Record<string, unknown>): string | null {
  * A write to one document of a workspace: its id is checked inside the guard, so a caller without
  * the role learns FORBIDDEN, not what was wrong with the id.
  */
+export const DocumentIdInput = z.object({ id: idText('id') });
+
 function documentWrite<T>(
   operation: 'deleteDocument' | 'refreshDocument',
   work: (context: OperationContext, id: string) => Promise<T>,
@@ -148,14 +158,14 @@ function documentWrite<T>(
   return (
     service: OperationHost,
     caller: Caller,
-    input: Record<string, unknown>,
+    input: WorkspaceCall<typeof DocumentIdInput>,
     options: CallOptions = {},
   ) =>
     service.guard(
       caller,
       operation,
       input.workspaceId,
-      (context) => work(context, parseInput(idText('id'), input.id)),
+      (context) => work(context, parseInput(DocumentIdInput, { id: input.id }).id),
       { ...options, target: typeof input.id === 'string' ? input.id : null },
     );
 }
@@ -197,7 +207,7 @@ export const refreshDocument = documentWrite('refreshDocument', async (context, 
 export async function refreshUrl(
   service: OperationHost,
   caller: Caller,
-  input: Record<string, unknown>,
+  input: WorkspaceCall<typeof pageRefreshRequest>,
   options: CallOptions = {},
 ): Promise<PageRefreshResult> {
   return service.guard(
@@ -229,7 +239,7 @@ export async function refreshUrl(
 export async function resumeIngest(
   service: OperationHost,
   caller: Caller,
-  input: Record<string, unknown>,
+  input: { workspaceId: string },
   options: CallOptions = {},
 ) {
   return service.guard(
@@ -244,16 +254,6 @@ export async function resumeIngest(
     },
     options,
   );
-}
-
-export function queueOf(runtime: RagRuntime) {
-  if (!runtime.queue) {
-    throw new RagError(
-      ErrorCode.INVALID_INPUT,
-      'there is no job queue on this deployment (set REDIS_URL or REDIS_CLUSTER_NODES)',
-    );
-  }
-  return runtime.queue;
 }
 
 /**
