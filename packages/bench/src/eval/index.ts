@@ -45,3 +45,4 @@ export {
   runManuals,
 } from './run-answer-sets.js';
 export type { ApiSpecRow, ManualRow, RankFigures } from './run-answer-sets.js';
+export { evalReportFixtures } from './report-fixtures.js';

@@ -11,17 +11,12 @@ import {
   parseGoldenDataset,
   runGolden,
   writeGoldenReport,
-} from '@agentic-rag/bench';
+} from './index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  chatCompletion,
-  sendJson,
-  startChatServer,
-  type ChatServer,
-} from '../../../packages/agentic-rag/src/llm/chat-test-server.js';
-import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../test/backends.js';
-import { serviceWithAdmin } from '../../../test/api.js';
-import { createApi } from './server.js';
+import { chatCompletion, sendJson, startChatServer, type ChatServer } from '@agentic-rag/core/testing';
+import { dropWorkspace, testBackends, uniqueWorkspace } from '../../../../test/backends.js';
+import { serviceWithAdmin } from '../../../../test/api.js';
+import { createApi } from '@agentic-rag/api/server';
 
 const DOCUMENTS = [
   {
