@@ -89,10 +89,14 @@ async function run(
       : parsed.startConversation === true
         ? await runtime.conversations.start(workspaceId, caller.keyId)
         : null;
-  const result = await atCorpusVersion(context, parsed.minCorpusVersion, () =>
+  // Read no older than the version the guard read on the primary: the answer cache keys on it, so
+  // a lagging replica must not answer under a newer version's key.
+  const atLeast = Math.max(parsed.minCorpusVersion ?? 0, context.corpusVersion);
+  const result = await atCorpusVersion(context, atLeast, () =>
     runtime.orchestrator.answer({
       query: parsed.query,
       workspaceId,
+      corpusVersion: context.corpusVersion,
       ...(parsed.topK != null ? { topK: parsed.topK } : {}),
       ...(parsed.useHyde != null ? { useHyde: parsed.useHyde } : {}),
       ...(parsed.useTools != null ? { useTools: parsed.useTools } : {}),

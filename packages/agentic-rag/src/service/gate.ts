@@ -84,8 +84,8 @@ export class OperationGate implements OperationHost {
       this.authorize(caller, operation);
       const id = parseInput(WorkspaceIdSchema, workspaceId);
       if (!inScope(caller, id)) throw missingWorkspace(id);
-      const exists = (await this.runtime.store.corpusVersion(id)) > 0;
-      if (!exists) {
+      const corpusVersion = await this.runtime.store.corpusVersion(id);
+      if (corpusVersion === 0) {
         const mayCreate = options.workspace === 'create' && (caller.role === 'admin' || caller.scope === id);
         if (!mayCreate) throw missingWorkspace(id);
       }
@@ -93,6 +93,7 @@ export class OperationGate implements OperationHost {
         runtime: this.runtime,
         caller,
         workspaceId: id,
+        corpusVersion,
         signal: options.signal,
         logger: options.logger ?? this.runtime.logger,
       };

@@ -14,6 +14,11 @@ export interface OperationContext {
   runtime: RagRuntime;
   caller: Caller;
   workspaceId: WorkspaceId;
+  /**
+   * The workspace's corpus version as the guard read it on the primary (0: nothing written yet),
+   * the one read of it a request makes: caches and ETags key on it.
+   */
+  corpusVersion: number;
   signal: AbortSignal | undefined;
   logger: Logger;
 }

@@ -49,7 +49,7 @@ function cachedRead<T>(
     operation,
     workspaceId,
     async (context) => {
-      const corpusVersion = await context.runtime.store.corpusVersion(context.workspaceId);
+      const { corpusVersion } = context;
       const unchanged = options.unchanged?.(context.workspaceId, corpusVersion) ?? false;
       return {
         workspaceId: context.workspaceId,
