@@ -1,15 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
 import type { Config } from '../config/index.js';
-import { ErrorCode, RagError, toRagError } from '../errors/index.js';
-import {
-  MAX_QUERY_LENGTH,
-  parseFilters,
-  type KnowledgeContext,
-  type RetrievalFilters,
-  type RetrievalResult,
-} from '../retrieve/index.js';
-import { assertWorkspaceId } from '../store/index.js';
+import { toRagError } from '../errors/index.js';
+import { type KnowledgeContext, type RetrievalFilters, type RetrievalResult } from '../retrieve/index.js';
 import { stageDuration, type Logger } from '../telemetry/index.js';
 import type { QuarantineRecord } from './quarantine/index.js';
 import type { Source } from './answer-types.js';
@@ -74,18 +67,13 @@ export interface Run {
 
 export const tracer = trace.getTracer('agentic-rag');
 
-/** A new run from a caller's input, checked (query, workspace, topK) before any stage starts. */
+/**
+ * A new run from its input, which the service has validated (the query, the workspace, topK and
+ * the filters are checked once, there: service/answers.ts), with the deployment's defaults filled in.
+ */
 export function startRun(input: RagAnswerInput, config: Config, logger: Logger): Run {
-  const query = typeof input.query === 'string' ? input.query.trim() : '';
-  if (query.length === 0) throw new RagError(ErrorCode.INVALID_INPUT, 'query must not be empty');
-  if (query.length > MAX_QUERY_LENGTH) {
-    throw new RagError(ErrorCode.INVALID_INPUT, `query must be at most ${MAX_QUERY_LENGTH} characters`);
-  }
-  assertWorkspaceId(input.workspaceId);
+  const query = input.query.trim();
   const topK = input.topK ?? config.AGENTIC_RAG_TOPK;
-  if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) {
-    throw new RagError(ErrorCode.INVALID_INPUT, `topK must be an integer from 1 to ${MAX_TOP_K}`);
-  }
   return {
     runId: randomUUID(),
     logger: input.logger ?? logger,
@@ -99,7 +87,7 @@ export function startRun(input: RagAnswerInput, config: Config, logger: Logger):
       history: input.history ?? [],
     },
     emit: input.onEvent ?? (() => {}),
-    filters: parseFilters(input.filters),
+    filters: input.filters ?? {},
     signal: input.signal,
     hyde: null,
     sources: [],

@@ -1,4 +1,4 @@
-import type { ChannelScore } from '../retrieve/index.js';
+import type { ChannelScore, RetrievalFilters } from '../retrieve/index.js';
 import type { Correction } from '../understand/index.js';
 import type { Logger } from '../telemetry/index.js';
 import type { ConversationTurn } from '../conversation/index.js';
@@ -21,8 +21,8 @@ export interface RagAnswerInput {
   useHyde?: boolean;
   /** Let the plan call tools (default AGENTIC_RAG_USE_TOOLS). */
   useTools?: boolean;
-  /** Untrusted: validated like search filters; unknown keys are INVALID_INPUT. */
-  filters?: unknown;
+  /** Parsed search filters (the service's FiltersSchema, retrieve/filters.ts). */
+  filters?: RetrievalFilters;
   /** Return the plan, stage timings and candidates. */
   debug?: boolean;
   signal?: AbortSignal;

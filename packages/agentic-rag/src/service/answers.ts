@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import type { StoredConversation } from '../conversation/index.js';
 import { ERROR_CODE_INFO, ErrorCode, RagError, toRagError } from '../errors/index.js';
-import type { AnswerEvent, AnswerEventListener, RagAnswer } from '../orchestrator/index.js';
+import {
+  MAX_TOP_K,
+  type AnswerEvent,
+  type AnswerEventListener,
+  type RagAnswer,
+} from '../orchestrator/index.js';
 import type { Logger } from '../telemetry/index.js';
 import type { Caller } from './caller.js';
 import { corpusVersionInput, FiltersSchema, idText, integer, parseInput, queryText } from './inputs.js';
@@ -42,7 +47,7 @@ export type AnswerStreamEvent =
 export const AnswerInput = z
   .object({
     query: queryText(),
-    topK: integer('topK', 1, 50).nullish(),
+    topK: integer('topK', 1, MAX_TOP_K).nullish(),
     useHyde: z.boolean({ error: 'useHyde must be a boolean' }).nullish(),
     useTools: z.boolean({ error: 'useTools must be a boolean' }).nullish(),
     filters: FiltersSchema.optional(),
