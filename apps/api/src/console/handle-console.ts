@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '@agentic-rag/core';
 import { sendError } from '../http-errors.js';
 import { loadConsoleBuild, type ConsoleBuild } from './assets.js';
-import { CONSOLE_ASSETS_PATH, CONSOLE_CSP, CONSOLE_ROUTES } from './routes.js';
+import { sendAsset, sendPage } from '../static-page.js';
+import { CONSOLE_ASSETS_PATH, CONSOLE_ROUTES } from './routes.js';
 
 let build: ConsoleBuild | undefined;
 
@@ -33,12 +34,7 @@ export function handleConsole(request: IncomingMessage, response: ServerResponse
     return true;
   }
   if (page) {
-    send(response, method, built.page, {
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-cache',
-      'content-security-policy': CONSOLE_CSP,
-      'referrer-policy': 'no-referrer',
-    });
+    sendPage(response, method, built.page);
     return true;
   }
   const asset = built.assets.get(pathname.slice(CONSOLE_ASSETS_PATH.length));
@@ -46,15 +42,6 @@ export function handleConsole(request: IncomingMessage, response: ServerResponse
     sendError(response, ErrorCode.NOT_FOUND, `no console asset at ${pathname}`);
     return true;
   }
-  send(response, method, asset.body, {
-    'content-type': asset.contentType,
-    // Vite puts a hash of the content in every name.
-    'cache-control': 'public, max-age=31536000, immutable',
-  });
+  sendAsset(response, method, asset);
   return true;
-}
-
-function send(response: ServerResponse, method: string, body: Buffer, headers: Record<string, string>): void {
-  response.writeHead(200, { ...headers, 'content-length': body.length, 'x-content-type-options': 'nosniff' });
-  response.end(method === 'HEAD' ? undefined : body);
 }

@@ -3,7 +3,8 @@ import { ErrorCode } from '@agentic-rag/core';
 import { sendError } from '../http-errors.js';
 import { loadExplorerAssets, type ExplorerAssets } from './assets.js';
 import { exampleQuery } from './example-query.js';
-import { ASSETS_PATH, EXPLORER_CSP, EXPLORER_PATH, renderExplorerPage } from './page.js';
+import { sendAsset, sendPage } from '../static-page.js';
+import { ASSETS_PATH, EXPLORER_PATH, renderExplorerPage } from './page.js';
 
 interface Explorer {
   assets: ExplorerAssets;
@@ -43,12 +44,7 @@ export function handleExplorer(
   const { pathname } = new URL(request.url ?? '/', 'http://localhost');
   if (pathname === EXPLORER_PATH || pathname === `${EXPLORER_PATH}/`) {
     const { page } = loadExplorer(workspaceId);
-    send(response, method, page, {
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-cache',
-      'content-security-policy': EXPLORER_CSP,
-      'referrer-policy': 'no-referrer',
-    });
+    sendPage(response, method, page);
     return true;
   }
   if (!pathname.startsWith(ASSETS_PATH)) return false;
@@ -57,19 +53,6 @@ export function handleExplorer(
     sendError(response, ErrorCode.NOT_FOUND, `no explorer asset at ${pathname}`);
     return true;
   }
-  send(response, method, asset.body, {
-    'content-type': asset.contentType,
-    // The name changes whenever the content does (package version or content hash).
-    'cache-control': 'public, max-age=31536000, immutable',
-  });
+  sendAsset(response, method, asset);
   return true;
-}
-
-function send(response: ServerResponse, method: string, body: Buffer, headers: Record<string, string>): void {
-  response.writeHead(200, {
-    ...headers,
-    'content-length': body.length,
-    'x-content-type-options': 'nosniff',
-  });
-  response.end(method === 'HEAD' ? undefined : body);
 }
