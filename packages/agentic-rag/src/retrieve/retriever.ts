@@ -1,12 +1,12 @@
 import type { Sql } from '../db/index.js';
 import type { Embedder } from '../embed/index.js';
 import { candidateEntityIds, type GraphStore } from '../graph/index.js';
-import { ErrorCode, RagError, toRagError } from '../errors/index.js';
-import { assertWorkspaceId, LexicalSegmentCache } from '../store/index.js';
+import { ErrorCode, toRagError } from '../errors/index.js';
+import { LexicalSegmentCache } from '../store/index.js';
 import { retrievalScore, silentLogger, type Logger } from '../telemetry/index.js';
 import { loadSqlFile } from '../db/index.js';
 import { denseChannel, lexicalChannel, type ChannelResult } from './channels.js';
-import { parseFilters, type RetrievalFilters } from './filters.js';
+import type { RetrievalFilters } from './filters.js';
 import { graphChannel } from './graph-channel.js';
 import { fuse } from './fusion.js';
 import { understand, type Understanding, type UnderstoodIntent } from '../understand/index.js';
@@ -84,11 +84,9 @@ export class HybridRetriever {
     query: string,
     options: { intent?: boolean; signal?: AbortSignal } = {},
   ): Promise<Understanding> {
-    assertWorkspaceId(workspaceId);
+    // The query, the workspace, k and the filters were checked once, by the service (its
+    // SearchInput and AnswerInput); internal callers (HyDE, endpoints, evaluation) pass their own.
     const text = query.trim();
-    if (text.length === 0) throw new RagError(ErrorCode.INVALID_INPUT, 'query must not be empty');
-    if (text.length > MAX_QUERY_LENGTH)
-      throw new RagError(ErrorCode.INVALID_INPUT, `query must be at most ${MAX_QUERY_LENGTH} characters`);
     const graph = this.graph;
     return understand(this.sql, workspaceId, text, {
       typoSimilarity: this.settings.typoSimilarity,
@@ -123,7 +121,7 @@ export class HybridRetriever {
    * list. Anything else: the plain search.
    */
   async retrieve(options: RetrieveOptions): Promise<RetrievalResult> {
-    const filters = parseFilters(options.filters);
+    const filters: RetrievalFilters = options.filters ?? {};
     const k = options.k ?? 10;
     const analyse = options.intent ?? this.settings.queryAnalysis ?? true;
     const started = performance.now();
@@ -187,11 +185,7 @@ export class HybridRetriever {
   ): Promise<Searched> {
     const query = understanding.query;
     const k = options.k ?? 10;
-    if (!Number.isInteger(k) || k < 1 || k > MAX_K) {
-      throw new RagError(ErrorCode.INVALID_INPUT, `k must be an integer from 1 to ${MAX_K}`);
-    }
-    assertWorkspaceId(options.workspaceId);
-    const filters = parseFilters(options.filters);
+    const filters: RetrievalFilters = options.filters ?? {};
     const channels = new Set<RetrievalChannel>(options.channels ?? ['vector', 'lexical', 'graph']);
     if (!this.graph || this.settings.graphHops === 0) channels.delete('graph');
     const candidates = Math.min(1000, Math.max(options.candidates ?? this.settings.candidates, k));

@@ -37,8 +37,8 @@ export interface RetrieveOptions {
   workspaceId: string;
   query: string;
   k?: number;
-  /** Untrusted filter object; unknown keys are INVALID_INPUT. */
-  filters?: unknown;
+  /** Parsed filters (parseFilters, filters.ts): the service parses a caller's once, at the door. */
+  filters?: RetrievalFilters;
   /** Channels to run (default all there are); the evaluation runs each alone. */
   channels?: ReadonlyArray<RetrievalChannel>;
   fusion?: FusionMethod;
