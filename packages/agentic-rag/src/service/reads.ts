@@ -169,10 +169,10 @@ export const documentChunks = read('documentChunks', ChunksInput, async ({ runti
 
 export const CorpusInput = z.looseObject({});
 
-export const corpus = read('corpus', CorpusInput, async ({ runtime, workspaceId }) => {
+export const corpus = read('corpus', CorpusInput, async ({ runtime, workspaceId, signal }) => {
   const [stats, graph] = await Promise.all([
     runtime.store.stats(workspaceId),
-    runtime.graph.stats({ workspaceId }),
+    runtime.graph.stats({ workspaceId, signal }),
   ]);
   return { ...stats, workspaceId, entities: graph.entities, relations: graph.relations };
 });
@@ -235,21 +235,26 @@ export const ExpandInput = z.object({
   limit: integer('limit', 1, 500).optional(),
 });
 
-export const expandGraph = read('expandGraph', ExpandInput, async ({ runtime, workspaceId }, parsed) => {
-  return runtime.graph.neighbourhood({
-    workspaceId,
-    seeds: [
-      ...new Set(
-        parsed.ids.map((id) =>
-          (({ type, normalized }) => entityKey(type, normalized))(splitEntityId(id.trim())),
+export const expandGraph = read(
+  'expandGraph',
+  ExpandInput,
+  async ({ runtime, workspaceId, signal }, parsed) => {
+    return runtime.graph.neighbourhood({
+      signal,
+      workspaceId,
+      seeds: [
+        ...new Set(
+          parsed.ids.map((id) =>
+            (({ type, normalized }) => entityKey(type, normalized))(splitEntityId(id.trim())),
+          ),
         ),
-      ),
-    ],
-    hops: parsed.depth,
-    ...(parsed.limit !== undefined ? { limit: parsed.limit } : {}),
-    ...(parsed.relationTypes ? { relationTypes: parsed.relationTypes } : {}),
-  });
-});
+      ],
+      hops: parsed.depth,
+      ...(parsed.limit !== undefined ? { limit: parsed.limit } : {}),
+      ...(parsed.relationTypes ? { relationTypes: parsed.relationTypes } : {}),
+    });
+  },
+);
 
 export const EndpointsInput = z.object({
   resource: queryText('resource', 200),
