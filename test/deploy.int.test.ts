@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -72,6 +72,8 @@ function assembleRuntime(): string {
   if (install.status !== 0)
     throw new Error(`pnpm install --prod failed:\n${install.stderr}${install.stdout}`);
   for (const pkg of packages) {
+    // As the Dockerfile: only what is built (packages/bench runs from source and is not shipped).
+    if (!existsSync(path.join(REPO, pkg, 'dist'))) continue;
     cpSync(path.join(REPO, pkg, 'dist'), path.join(root, pkg, 'dist'), {
       recursive: true,
       filter: (file) => !/\.d\.ts(\.map)?$|\.tsbuildinfo$/.test(file),
