@@ -79,7 +79,7 @@ export class RagOrchestrator {
         'rag.top_k': run.input.topK,
       });
       try {
-        const corpusVersion = input.corpusVersion ?? (await this.corpusVersion(run.input.workspaceId));
+        const corpusVersion = await this.corpusVersion(run.input.workspaceId);
         const key = {
           workspaceId: run.input.workspaceId,
           corpusVersion,

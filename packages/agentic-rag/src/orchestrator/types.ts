@@ -10,11 +10,6 @@ export type { Citation, SelfCheck } from './answer-types.js';
 export interface RagAnswerInput {
   query: string;
   workspaceId: string;
-  /**
-   * The workspace's corpus version when the caller has read it already (the service's guard
-   * has): the answer cache keys on it. Read here otherwise.
-   */
-  corpusVersion?: number;
   /** Hits retrieved (1–50; default AGENTIC_RAG_TOPK). */
   topK?: number;
   /** Write a hypothetical answer and search with it too (default AGENTIC_RAG_USE_HYDE). */

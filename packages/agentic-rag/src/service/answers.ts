@@ -94,14 +94,13 @@ async function run(
       : parsed.startConversation === true
         ? await runtime.conversations.start(workspaceId, caller.keyId)
         : null;
-  // Read no older than the version the guard read on the primary: the answer cache keys on it, so
-  // a lagging replica must not answer under a newer version's key.
-  const atLeast = Math.max(parsed.minCorpusVersion ?? 0, context.corpusVersion);
-  const result = await atCorpusVersion(context, atLeast, () =>
+  // The orchestrator reads the corpus version its answer is cached under itself, on the
+  // connection that serves the run (a replica no older than the client's version may): keying on
+  // the guard's primary read would force every answer to the primary while the replica lags.
+  const result = await atCorpusVersion(context, parsed.minCorpusVersion, () =>
     runtime.orchestrator.answer({
       query: parsed.query,
       workspaceId,
-      corpusVersion: context.corpusVersion,
       ...(parsed.topK != null ? { topK: parsed.topK } : {}),
       ...(parsed.useHyde != null ? { useHyde: parsed.useHyde } : {}),
       ...(parsed.useTools != null ? { useTools: parsed.useTools } : {}),
