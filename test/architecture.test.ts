@@ -120,6 +120,35 @@ describe('architecture of packages/agentic-rag/src (STYLE.md)', () => {
     expect(readers).toEqual(['cli/cli-support.ts', 'runtime/service-config.ts']);
   });
 
+  it('answers without SQL: the orchestrator reads chunks and the corpus version through store/', () => {
+    const orchestrator = files.filter(({ folder }) => folder === 'orchestrator');
+    expect(orchestrator.length).toBeGreaterThan(5);
+    const touching = orchestrator.filter(
+      ({ file, imports }) =>
+        imports.some((target) => folderOf(target) === 'db') ||
+        /\.query\s*[<(]|\bSELECT\b/.test(readFileSync(path.join(SRC, file), 'utf8')),
+    );
+    expect(touching.map(({ file }) => file)).toEqual([]);
+  });
+
+  it('reads chunks for display in one place (store/chunk-reader.ts); the ranking reads what it scores', () => {
+    // Writers, the integrity check and the graph's mention rows are the store's and the graph's
+    // own; the ranking's channels and the question understanding read ids, vectors and terms.
+    const RANKING = /^(retrieve\/(channels|operation-search|graph-channel|feedback)|understand\/\w+)\.ts$/;
+    const readers = files
+      .filter(({ folder, file }) => folder !== 'store' && folder !== 'graph' && !RANKING.test(file))
+      .filter(({ file }) =>
+        /FROM\s+rag_chunks|JOIN\s+rag_chunks/.test(readFileSync(path.join(SRC, file), 'utf8')),
+      )
+      .map(({ file }) => file);
+    expect(readers).toEqual([]);
+    const storeReaders = files
+      .filter(({ folder }) => folder === 'store')
+      .filter(({ file }) => /SELECT[^;]*\bc\.text\b/s.test(readFileSync(path.join(SRC, file), 'utf8')))
+      .map(({ file }) => file);
+    expect(storeReaders).toEqual(['store/chunk-reader.ts']);
+  });
+
   it('holds no benchmark or evaluation code: that is packages/bench', () => {
     const entries = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).map((entry) =>
       entry.split(path.sep).join('/'),

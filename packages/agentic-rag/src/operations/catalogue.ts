@@ -1,6 +1,7 @@
 import type { Sql } from '../db/index.js';
 import { nameWords, VERSION_SEGMENT } from '../graph/index.js';
 import { compoundParts } from '../lexicon/index.js';
+import { readCorpusVersion } from '../store/index.js';
 
 /**
  * The API operations of a workspace as the OpenAPI loader described them (each operation
@@ -124,7 +125,6 @@ const SPEC_SHARE = `
   SELECT count(*) FILTER (WHERE metadata->>'chunk_type' IN ('endpoint', 'schema', 'errors', 'overview'))::float8
          / greatest(count(*), 1) AS share
     FROM rag_documents WHERE workspace_id = $1`;
-const CORPUS_VERSION = 'SELECT corpus_version FROM rag_workspaces WHERE id = $1';
 
 /** A workspace's operations as read for one corpus version. */
 export interface Catalogue {
@@ -152,8 +152,7 @@ export async function fromCatalogue<T>(
   name: string,
   derive: (catalogue: Catalogue) => T,
 ): Promise<T> {
-  const version = await sql.query<{ corpus_version: string | number | null }>(CORPUS_VERSION, [workspaceId]);
-  const key = String(version.rows[0]?.corpus_version ?? 'none');
+  const key = String((await readCorpusVersion(sql, workspaceId)) ?? 'none');
   const byWorkspace = cache.get(sql) ?? new Map<string, Cached>();
   cache.set(sql, byWorkspace);
   const slot = `${workspaceId}\u0000${name}`;

@@ -3,13 +3,12 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import type { AnswerCache } from '../cache/index.js';
 import type { Config } from '../config/index.js';
-import type { Sql } from '../db/index.js';
 import { ErrorCode, RagError, toRagError } from '../errors/index.js';
 import type { GraphStore } from '../graph/index.js';
 import type { Llm } from '../llm/index.js';
 import { coversObject } from '../operations/index.js';
 import { buildContext, type HybridRetriever } from '../retrieve/index.js';
-import { chunkSurroundings } from '../store/index.js';
+import type { ChunkReader } from '../store/index.js';
 import { answersTotal, cacheLookups, silentLogger, type Logger } from '../telemetry/index.js';
 import type { LookupResult, ToolRouter } from '../tools/index.js';
 import { quarantineSources, quarantineWarnings } from './quarantine/index.js';
@@ -41,7 +40,8 @@ export { MAX_TOP_K } from './run.js';
 
 export interface OrchestratorDeps {
   config: Config;
-  sql: Sql;
+  /** Reads the context's chunks and the corpus version, on the side the retrieval reads. */
+  chunks: ChunkReader;
   retriever: HybridRetriever;
   graph: GraphStore;
   llm: Llm | null;
@@ -212,8 +212,7 @@ export class RagOrchestrator {
   private async quarantine(run: Run, sources: readonly Source[]): Promise<Source[]> {
     // A sentence cut by a chunk boundary is read whole: an instruction split across two chunks
     // must not pass as two innocent halves.
-    const around = await chunkSurroundings(
-      this.deps.sql,
+    const around = await this.deps.chunks.surroundings(
       run.input.workspaceId,
       sources.filter((source) => source.origin !== 'tool').map((source) => source.chunkId),
       SURROUNDING_CHARS,
@@ -310,7 +309,7 @@ export class RagOrchestrator {
               ...(run.signal ? { signal: run.signal } : {}),
             });
             run.context = await buildContext(
-              this.deps.sql,
+              this.deps.chunks,
               this.deps.config,
               input.workspaceId,
               run.retrieval,
@@ -318,7 +317,7 @@ export class RagOrchestrator {
             );
             run.sources = contextSources(run.context);
             if (run.plan!.intent === 'endpoint') {
-              run.sources.push(...(await requestExamples(this.deps.sql, input.workspaceId, run.sources)));
+              run.sources.push(...(await requestExamples(this.deps.chunks, input.workspaceId, run.sources)));
             }
             run.warnings.push(...run.retrieval.stats.warnings);
             if (run.context.stats.partial)
@@ -513,13 +512,10 @@ export class RagOrchestrator {
   }
 
   private async corpusVersion(workspaceId: string): Promise<number> {
-    const result = await this.deps.sql.query<{ corpus_version: string | number }>(
-      'SELECT corpus_version FROM rag_workspaces WHERE id = $1',
-      [workspaceId],
-    );
-    const row = result.rows[0];
-    if (!row) throw new RagError(ErrorCode.WORKSPACE_NOT_FOUND, `workspace "${workspaceId}" does not exist`);
-    return Number(row.corpus_version);
+    const version = await this.deps.chunks.corpusVersion(workspaceId);
+    if (version === null)
+      throw new RagError(ErrorCode.WORKSPACE_NOT_FOUND, `workspace "${workspaceId}" does not exist`);
+    return version;
   }
 
   private async cacheGet(key: Parameters<AnswerCache['get']>[0], logger: Logger): Promise<RagAnswer | null> {

@@ -1,5 +1,5 @@
 import type { Config } from '../config/index.js';
-import type { Sql } from '../db/index.js';
+import type { ChunkReader } from '../store/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import { assembleContext, type KnowledgeContext } from './context.js';
 import { expandReferences } from './references.js';
@@ -26,7 +26,7 @@ export type ContextConfig = Pick<
  * RETRIEVAL_TIMEOUT_MS. With LOG_RETRIEVAL_STATS one `retrieval-stats` line records what it took.
  */
 export async function buildContext(
-  sql: Sql,
+  chunks: ChunkReader,
   config: ContextConfig,
   workspaceId: string,
   result: RetrievalResult,
@@ -44,7 +44,7 @@ export async function buildContext(
   const expansion =
     config.RETRIEVAL_MAX_DEPTH > 0 && primary.length > 0
       ? await expandReferences(
-          sql,
+          chunks,
           workspaceId,
           primary,
           {

@@ -6,7 +6,7 @@ import { loadConfig } from '../config/index.js';
 import type { Sql } from '../db/index.js';
 import { DeterministicEmbedder } from '../embed/index.js';
 import { cl100kTokenizer, IngestPipeline } from '../ingest/index.js';
-import { CorpusStore } from '../store/index.js';
+import { ChunkReader, CorpusStore } from '../store/index.js';
 import type { LogFields, Logger } from '../telemetry/index.js';
 import { buildContext } from './build-context.js';
 import { assembleContext } from './context.js';
@@ -88,6 +88,7 @@ describe('001 "Configuration and Behavioral Control": every switch and default',
 
 describe('001 Knowledge Retriever over the sample OpenAPI spec', () => {
   let sql: Sql;
+  let chunks: ChunkReader;
   const workspaceId = uniqueWorkspace('c001');
   const prose = uniqueWorkspace('c001p');
   const embedder = new DeterministicEmbedder();
@@ -125,6 +126,7 @@ describe('001 Knowledge Retriever over the sample OpenAPI spec', () => {
 
   beforeAll(async () => {
     sql = await testBackends().at(-1)!.open();
+    chunks = new ChunkReader(sql);
     const store = new CorpusStore(sql);
     const pipeline = new IngestPipeline({ store, embedder, maxTokens: 400, overlapTokens: 40 });
     await pipeline.ingestSources({ workspaceId, sources: [API_DOCS] });
@@ -155,7 +157,7 @@ describe('001 Knowledge Retriever over the sample OpenAPI spec', () => {
       k: 8,
     });
     const { logger, events } = recordingLogger();
-    const context = await buildContext(sql, config, workspaceId, result, logger);
+    const context = await buildContext(chunks, config, workspaceId, result, logger);
     expect(context.primary.map((chunk) => chunk.chunkId)).toEqual(
       result.hits.slice(0, 5).map((hit) => hit.chunkId),
     );
@@ -194,7 +196,7 @@ describe('001 Knowledge Retriever over the sample OpenAPI spec', () => {
     const ids = async () =>
       (
         await buildContext(
-          sql,
+          chunks,
           config,
           workspaceId,
           await retriever.retrieve({ workspaceId, query: 'delete a location' }),
@@ -205,14 +207,14 @@ describe('001 Knowledge Retriever over the sample OpenAPI spec', () => {
 
   it('BFS level by level up to max_depth; RETRIEVAL_MAX_DEPTH=1 stops at the direct references', async () => {
     const post = await hitOf(POST);
-    const full = await expandReferences(sql, workspaceId, [post], settings);
+    const full = await expandReferences(chunks, workspaceId, [post], settings);
     const depths = full.references.map((hit) => hit.reference.depth);
     expect(depths).toEqual([...depths].sort((a, b) => a - b));
     expect(full.stats.depth).toBeGreaterThanOrEqual(2);
-    const shallow = await expandReferences(sql, workspaceId, [post], { ...settings, maxDepth: 1 });
+    const shallow = await expandReferences(chunks, workspaceId, [post], { ...settings, maxDepth: 1 });
     expect(new Set(shallow.references.map((hit) => hit.reference.depth))).toEqual(new Set([1]));
     const result = await retrieverWith().retrieve({ workspaceId, query: 'How do I create a location?' });
-    const context = await buildContext(sql, { ...config, RETRIEVAL_MAX_DEPTH: 1 }, workspaceId, result);
+    const context = await buildContext(chunks, { ...config, RETRIEVAL_MAX_DEPTH: 1 }, workspaceId, result);
     expect(context.references.every((chunk) => chunk.reference!.depth === 1)).toBe(true);
   });
 
@@ -220,7 +222,7 @@ describe('001 Knowledge Retriever over the sample OpenAPI spec', () => {
     const shipment = await hitOf(`${SPEC}#components/schemas/Shipment`);
     const { logger, events } = recordingLogger();
     const { references, stats } = await expandReferences(
-      sql,
+      chunks,
       workspaceId,
       [shipment],
       { ...settings, maxDepth: 10 },
@@ -233,10 +235,15 @@ describe('001 Knowledge Retriever over the sample OpenAPI spec', () => {
   });
 
   it('ref_ids in 001\'s object form {"id": [...]} are followed like a list', async () => {
-    const { references } = await expandReferences(sql, workspaceId, [await hitOf('notes/object-refs.md')], {
-      ...settings,
-      maxDepth: 1,
-    });
+    const { references } = await expandReferences(
+      chunks,
+      workspaceId,
+      [await hitOf('notes/object-refs.md')],
+      {
+        ...settings,
+        maxDepth: 1,
+      },
+    );
     expect(new Set(references.map((hit) => hit.sourcePath))).toEqual(
       new Set([`${SPEC}#components/schemas/Location`, `${SPEC}#paths/locations/post/errors`]),
     );
@@ -246,7 +253,7 @@ describe('001 Knowledge Retriever over the sample OpenAPI spec', () => {
     const { logger, events } = recordingLogger();
     const malformed = await hitOf('notes/malformed.md');
     const { references } = await expandReferences(
-      sql,
+      chunks,
       workspaceId,
       [malformed, await hitOf(POST)],
       settings,
@@ -262,7 +269,7 @@ describe('001 Knowledge Retriever over the sample OpenAPI spec', () => {
   it('"Missing References": a warning, the rest of the context stays valid', async () => {
     const { logger, events } = recordingLogger();
     const { references, stats } = await expandReferences(
-      sql,
+      chunks,
       workspaceId,
       [await hitOf('notes/dangling.md'), await hitOf(POST)],
       settings,
@@ -275,7 +282,7 @@ describe('001 Knowledge Retriever over the sample OpenAPI spec', () => {
 
   it('"Timeout Handling": partial results with a timeout flag in the stats', async () => {
     const post = await hitOf(POST);
-    const expansion = await expandReferences(sql, workspaceId, [post], { ...settings, timeoutMs: 0 });
+    const expansion = await expandReferences(chunks, workspaceId, [post], { ...settings, timeoutMs: 0 });
     expect(expansion.stats).toMatchObject({ partial: true, limitsHit: ['timeout'] });
     const result = await retrieverWith().retrieve({ workspaceId, query: 'How do I create a location?' });
     const context = assembleContext(result, { tokenLimit: 4000, maxChunks: 15 }, expansion);
@@ -286,7 +293,7 @@ describe('001 Knowledge Retriever over the sample OpenAPI spec', () => {
   it('"Empty Search Results": an empty but well-formed KnowledgeContext', async () => {
     const empty = uniqueWorkspace('c001e');
     const result = await retrieverWith().retrieve({ workspaceId: empty, query: 'anything at all' });
-    const context = await buildContext(sql, config, empty, result);
+    const context = await buildContext(chunks, config, empty, result);
     expect(context).toMatchObject({ primary: [], references: [], chunks: [], totalTokens: 0 });
     expect(context.stats).toMatchObject({ limitsHit: [], partial: false, references: null });
   });
@@ -297,10 +304,10 @@ describe('001 Knowledge Retriever over the sample OpenAPI spec', () => {
       query: 'How do I create a location?',
       k: 10,
     });
-    const small = await buildContext(sql, { ...config, CONTEXT_TOKEN_LIMIT: 300 }, workspaceId, result);
+    const small = await buildContext(chunks, { ...config, CONTEXT_TOKEN_LIMIT: 300 }, workspaceId, result);
     expect(small.totalTokens).toBeLessThanOrEqual(Math.max(300, small.primary[0]!.tokenCount));
     expect(small.stats.limitsHit).toContain('token_budget');
-    const few = await buildContext(sql, { ...config, RETRIEVAL_MAX_TOTAL_CHUNKS: 3 }, workspaceId, result);
+    const few = await buildContext(chunks, { ...config, RETRIEVAL_MAX_TOTAL_CHUNKS: 3 }, workspaceId, result);
     expect(few.chunks.length).toBeLessThanOrEqual(3);
     expect(
       few.stats.limitsHit.some((limit) => limit === 'chunk_budget' || limit === 'reference_budget'),
@@ -333,9 +340,9 @@ describe('001 Knowledge Retriever over the sample OpenAPI spec', () => {
       query: 'cancel a shipment',
       k: 8,
     });
-    const prioritized = await buildContext(sql, config, workspaceId, result);
+    const prioritized = await buildContext(chunks, config, workspaceId, result);
     const byScore = await buildContext(
-      sql,
+      chunks,
       { ...config, CONTEXT_PRIORITIZE_PRIMARY: false },
       workspaceId,
       result,
@@ -361,16 +368,19 @@ describe('001 Knowledge Retriever over the sample OpenAPI spec', () => {
   it('LOG_RETRIEVAL_STATS=false: no stats line', async () => {
     const result = await retrieverWith().retrieve({ workspaceId, query: 'How do I create a location?' });
     const { logger, events } = recordingLogger();
-    await buildContext(sql, { ...config, LOG_RETRIEVAL_STATS: false }, workspaceId, result, logger);
+    await buildContext(chunks, { ...config, LOG_RETRIEVAL_STATS: false }, workspaceId, result, logger);
     expect(events('retrieval-stats')).toEqual([]);
   });
 
   it('BATCH_REFERENCE_LOOKUP: one query per level, or one per document; the same references', async () => {
     const post = await hitOf(POST);
     const batched = counting(sql);
-    const one = await expandReferences(batched.sql, workspaceId, [post], settings);
+    const one = await expandReferences(new ChunkReader(batched.sql), workspaceId, [post], settings);
     const single = counting(sql);
-    const each = await expandReferences(single.sql, workspaceId, [post], { ...settings, batch: false });
+    const each = await expandReferences(new ChunkReader(single.sql), workspaceId, [post], {
+      ...settings,
+      batch: false,
+    });
     const shape = (hits: typeof one.references) =>
       hits.map((hit) => [hit.chunkId, hit.reference.depth, hit.reference.from]);
     expect(shape(each.references)).toEqual(shape(one.references));

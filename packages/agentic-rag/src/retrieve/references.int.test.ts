@@ -6,7 +6,7 @@ import { loadConfig } from '../config/index.js';
 import type { Sql } from '../db/index.js';
 import { DeterministicEmbedder } from '../embed/index.js';
 import { IngestPipeline } from '../ingest/index.js';
-import { CorpusStore } from '../store/index.js';
+import { ChunkReader, CorpusStore } from '../store/index.js';
 import type { Logger } from '../telemetry/index.js';
 import { buildContext } from './build-context.js';
 import { createRetriever } from './create-retriever.js';
@@ -21,6 +21,7 @@ const SPEC = 'api/openapi.yaml';
 
 describe.each(testBackends())('reference expansion over the sample OpenAPI spec on $name', (backend) => {
   let sql: Sql;
+  let chunks: ChunkReader;
   let retriever: HybridRetriever;
   const workspaceId = uniqueWorkspace('refs');
   const settings = { maxDepth: 3, maxChunks: 50, timeoutMs: 10_000 };
@@ -34,6 +35,7 @@ describe.each(testBackends())('reference expansion over the sample OpenAPI spec 
 
   beforeAll(async () => {
     sql = await backend.open();
+    chunks = new ChunkReader(sql);
     const embedder = new DeterministicEmbedder();
     const store = new CorpusStore(sql);
     const pipeline = new IngestPipeline({ store, embedder, maxTokens: 400, overlapTokens: 40 });
@@ -58,7 +60,7 @@ describe.each(testBackends())('reference expansion over the sample OpenAPI spec 
 
   it('follows $refs breadth first: the operation’s schemas, then theirs', async () => {
     const post = await hitFor(`${SPEC}#paths/locations/post`);
-    const { references, stats } = await expandReferences(sql, workspaceId, [post], settings);
+    const { references, stats } = await expandReferences(chunks, workspaceId, [post], settings);
     const depthOf = new Map(references.map((hit) => [hit.sourcePath, hit.reference.depth]));
     expect(depthOf.get(`${SPEC}#components/schemas/LocationInput`)).toBe(1);
     expect(depthOf.get(`${SPEC}#paths/locations/post/errors`)).toBe(1);
@@ -73,7 +75,7 @@ describe.each(testBackends())('reference expansion over the sample OpenAPI spec 
 
   it('ends on reference cycles (Shipment → ShipmentEvent → Shipment)', async () => {
     const shipment = await hitFor(`${SPEC}#components/schemas/Shipment`, 'Shipment schema');
-    const { references } = await expandReferences(sql, workspaceId, [shipment], {
+    const { references } = await expandReferences(chunks, workspaceId, [shipment], {
       ...settings,
       maxDepth: 10,
     });
@@ -92,7 +94,7 @@ describe.each(testBackends())('reference expansion over the sample OpenAPI spec 
       error: () => {},
       child: () => logger,
     };
-    const { references, stats } = await expandReferences(sql, workspaceId, [dangling], settings, logger);
+    const { references, stats } = await expandReferences(chunks, workspaceId, [dangling], settings, logger);
     expect(references).toEqual([]);
     expect(stats.missing).toEqual(['api/gone.yaml#components/schemas/Gone']);
     expect(warnings).toHaveLength(1);
@@ -100,10 +102,10 @@ describe.each(testBackends())('reference expansion over the sample OpenAPI spec 
 
   it('stops at the chunk budget, and at the deadline with the context flagged partial', async () => {
     const post = await hitFor(`${SPEC}#paths/locations/post`);
-    const budgeted = await expandReferences(sql, workspaceId, [post], { ...settings, maxChunks: 2 });
+    const budgeted = await expandReferences(chunks, workspaceId, [post], { ...settings, maxChunks: 2 });
     expect(budgeted.references).toHaveLength(2);
     expect(budgeted.stats.limitsHit).toContain('reference_budget');
-    const late = await expandReferences(sql, workspaceId, [post], { ...settings, timeoutMs: -1 });
+    const late = await expandReferences(chunks, workspaceId, [post], { ...settings, timeoutMs: -1 });
     expect(late.stats.partial).toBe(true);
     expect(late.references).toEqual([]);
   });
@@ -114,7 +116,7 @@ describe.each(testBackends())('reference expansion over the sample OpenAPI spec 
       query: 'What endpoints can I use to create a location?',
       k: 10,
     });
-    const context = await buildContext(sql, loadConfig({}), workspaceId, result);
+    const context = await buildContext(chunks, loadConfig({}), workspaceId, result);
     expect(context.references.length).toBeGreaterThan(0);
     expect(context.references.length).toBeLessThanOrEqual(6);
     expect(context.primary.length + context.references.length).toBeLessThanOrEqual(15);

@@ -1,9 +1,6 @@
-import type { Sql } from '../db/index.js';
-import { loadSqlFile } from '../db/index.js';
+import type { ChunkReader, ChunkRecord } from '../store/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import type { RetrievalHit } from './types.js';
-
-const REFERENCED_DOCUMENTS = loadSqlFile(new URL('./sql/referenced-documents.sql', import.meta.url));
 
 export interface ReferenceSettings {
   /** Breadth-first levels of `ref_ids` to follow (RETRIEVAL_MAX_DEPTH). */
@@ -57,25 +54,6 @@ export interface ReferenceExpansion {
   };
 }
 
-type ReferencedRow = {
-  id: number;
-  chunk_id: string;
-  text: string;
-  token_count: number;
-  start_offset: number;
-  end_offset: number;
-  section_path: string;
-  metadata: Record<string, unknown>;
-  document_id: number;
-  source_path: string;
-  source_kind: string;
-  title: string | null;
-  url: string | null;
-  chunk_index: number;
-  ref_ids: unknown;
-  fan_in: number;
-};
-
 /**
  * Follows `ref_ids` (an OpenAPI operation → the schemas it uses → the schemas they use) breadth
  * first from the primary hits' documents: one batched query per level, a visited set so cycles
@@ -83,7 +61,7 @@ type ReferencedRow = {
  * that is not stored (deleted, or a dangling $ref) is logged and skipped.
  */
 export async function expandReferences(
-  sql: Sql,
+  chunks: ChunkReader,
   workspaceId: string,
   primary: readonly RetrievalHit[],
   settings: ReferenceSettings,
@@ -106,7 +84,7 @@ export async function expandReferences(
     if (!ranks.has(hit.documentId)) ranks.set(hit.documentId, rank);
   });
   let frontier = await refIdsOf(
-    sql,
+    chunks,
     [...ranks.keys()],
     new Map(primary.map((hit) => [hit.documentId, hit.sourcePath])),
     ranks,
@@ -137,9 +115,9 @@ export async function expandReferences(
     const targets = [...new Set(wanted.map(({ target }) => target))];
     for (const target of targets) visited.add(target);
     if (targets.length === 0) break;
-    const rows = await lookUp(sql, workspaceId, targets, settings.batch ?? true);
+    const rows = await lookUp(chunks, workspaceId, targets, settings.batch ?? true);
     lookups += rows.lookups;
-    const found = new Set(rows.rows.map((row) => row.source_path));
+    const found = new Set(rows.rows.map((row) => row.sourcePath));
     for (const target of targets) {
       if (found.has(target)) continue;
       missing.push(target);
@@ -151,27 +129,27 @@ export async function expandReferences(
     for (const { target, from, rank } of wanted) if (!via.has(target)) via.set(target, { from, rank });
     const ordered = [...rows.rows].sort(
       (left, right) =>
-        via.get(left.source_path)!.rank - via.get(right.source_path)!.rank ||
-        left.fan_in - right.fan_in ||
-        targets.indexOf(left.source_path) - targets.indexOf(right.source_path) ||
-        left.chunk_index - right.chunk_index,
+        via.get(left.sourcePath)!.rank - via.get(right.sourcePath)!.rank ||
+        fanIn(left) - fanIn(right) ||
+        targets.indexOf(left.sourcePath) - targets.indexOf(right.sourcePath) ||
+        left.chunkIndex - right.chunkIndex,
     );
     const next: Frontier[] = [];
     for (const row of ordered) {
-      if (!seenChunks.has(row.chunk_id)) {
+      if (!seenChunks.has(row.chunkId)) {
         if (references.length >= settings.maxChunks) {
           limitsHit.add('reference_budget');
         } else {
-          seenChunks.add(row.chunk_id);
-          const { from, rank } = via.get(row.source_path)!;
+          seenChunks.add(row.chunkId);
+          const { from, rank } = via.get(row.sourcePath)!;
           const score = Math.max(0, primary[rank]!.score) * REFERENCE_SCORE_DECAY ** level;
           references.push(toReferenceHit(row, level, from, score));
           depth = level;
         }
       }
-      const rank = via.get(row.source_path)!.rank;
-      for (const target of refIds(row.ref_ids, logger, row.source_path))
-        next.push({ target, from: row.source_path, rank });
+      const rank = via.get(row.sourcePath)!.rank;
+      for (const target of refIds(row.documentMetadata.ref_ids, logger, row.sourcePath))
+        next.push({ target, from: row.sourcePath, rank });
     }
     frontier = next;
   }
@@ -199,43 +177,42 @@ interface Frontier {
 
 /** The chunks of the documents at `targets`, in that order: one query, or one per document. */
 async function lookUp(
-  sql: Sql,
+  chunks: ChunkReader,
   workspaceId: string,
   targets: string[],
   batch: boolean,
-): Promise<{ rows: ReferencedRow[]; lookups: number }> {
-  if (batch) {
-    const result = await sql.query<ReferencedRow>(REFERENCED_DOCUMENTS, [workspaceId, targets]);
-    return { rows: result.rows, lookups: 1 };
-  }
-  const rows: ReferencedRow[] = [];
-  for (const target of targets) {
-    rows.push(...(await sql.query<ReferencedRow>(REFERENCED_DOCUMENTS, [workspaceId, [target]])).rows);
-  }
+): Promise<{ rows: ChunkRecord[]; lookups: number }> {
+  if (batch) return { rows: await chunks.ofDocuments(workspaceId, targets), lookups: 1 };
+  const rows: ChunkRecord[] = [];
+  for (const target of targets) rows.push(...(await chunks.ofDocuments(workspaceId, [target])));
   return { rows, lookups: targets.length };
 }
 
+/**
+ * How many documents reference this chunk's document: a shared Error schema is referenced by
+ * every operation and tells little about any of them.
+ */
+function fanIn(chunk: ChunkRecord): number {
+  const referencedBy = chunk.documentMetadata.referenced_by;
+  return Array.isArray(referencedBy) ? referencedBy.length : 0;
+}
+
 async function refIdsOf(
-  sql: Sql,
+  chunks: ChunkReader,
   documentIds: number[],
   sourcePaths: Map<number, string>,
   ranks: Map<number, number>,
   logger: Logger,
 ): Promise<Frontier[]> {
-  if (documentIds.length === 0) return [];
-  const result = await sql.query<{ id: number; ref_ids: unknown }>(
-    `SELECT d.id, d.metadata -> 'ref_ids' AS ref_ids
-     FROM unnest($1::bigint[]) WITH ORDINALITY AS k(id, position)
-     JOIN rag_documents d ON d.id = k.id
-     ORDER BY k.position`,
-    [documentIds],
-  );
-  return result.rows.flatMap((row) =>
-    refIds(row.ref_ids, logger, sourcePaths.get(row.id)!).map((target) => ({
-      target,
-      from: sourcePaths.get(row.id)!,
-      rank: ranks.get(row.id)!,
-    })),
+  const metadata = await chunks.documentMetadata(documentIds);
+  return documentIds.flatMap((id) =>
+    metadata.has(id)
+      ? refIds(metadata.get(id)!.ref_ids, logger, sourcePaths.get(id)!).map((target) => ({
+          target,
+          from: sourcePaths.get(id)!,
+          rank: ranks.get(id)!,
+        }))
+      : [],
   );
 }
 
@@ -252,21 +229,21 @@ function refIds(value: unknown, logger: Logger, sourcePath: string): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
-function toReferenceHit(row: ReferencedRow, depth: number, from: string, score: number): ReferenceHit {
+function toReferenceHit(chunk: ChunkRecord, depth: number, from: string, score: number): ReferenceHit {
   return {
-    id: row.id,
-    chunkId: row.chunk_id,
-    documentId: row.document_id,
-    sourcePath: row.source_path,
-    kind: row.source_kind,
-    title: row.title,
-    url: row.url,
-    text: row.text,
-    tokenCount: row.token_count,
-    startOffset: row.start_offset,
-    endOffset: row.end_offset,
-    sectionPath: row.section_path,
-    metadata: row.metadata,
+    id: chunk.id,
+    chunkId: chunk.chunkId,
+    documentId: chunk.documentId,
+    sourcePath: chunk.sourcePath,
+    kind: chunk.kind,
+    title: chunk.title,
+    url: chunk.url,
+    text: chunk.text,
+    tokenCount: chunk.tokenCount,
+    startOffset: chunk.startOffset,
+    endOffset: chunk.endOffset,
+    sectionPath: chunk.sectionPath,
+    metadata: chunk.metadata,
     // A reference is in the context because of where it points from: its score is inherited.
     score,
     fusedScore: score,

@@ -2,9 +2,8 @@ import type { Sql } from '../db/index.js';
 import type { Embedder } from '../embed/index.js';
 import { candidateEntityIds, type GraphStore } from '../graph/index.js';
 import { ErrorCode, toRagError } from '../errors/index.js';
-import { LexicalSegmentCache } from '../store/index.js';
+import { ChunkReader, LexicalSegmentCache } from '../store/index.js';
 import { retrievalScore, silentLogger, type Logger } from '../telemetry/index.js';
-import { loadSqlFile } from '../db/index.js';
 import { denseChannel, lexicalChannel, type ChannelResult } from './channels.js';
 import type { RetrievalFilters } from './filters.js';
 import { graphChannel } from './graph-channel.js';
@@ -25,8 +24,6 @@ import { narrowings } from './narrowings.js';
 import { operationSearch } from './operation-search.js';
 import { maximalMarginalRelevance } from './rerank/mmr.js';
 import type { Reranker } from './rerank/reranker.js';
-
-const HYDRATE = loadSqlFile(new URL('./sql/hydrate.sql', import.meta.url));
 
 export const MAX_QUERY_LENGTH = 2000;
 
@@ -62,6 +59,7 @@ export class HybridRetriever {
   private readonly logger: Logger;
   /** Decoded lexical segments, shared by every search of this retriever (see store/lexical-segments). */
   private readonly lexicalSegments = new LexicalSegmentCache();
+  private readonly chunks: ChunkReader;
 
   constructor(
     private readonly sql: Sql,
@@ -72,6 +70,7 @@ export class HybridRetriever {
     private readonly graph: GraphStore | null = null,
   ) {
     this.logger = logger ?? silentLogger;
+    this.chunks = new ChunkReader(sql);
   }
 
   /**
@@ -266,7 +265,7 @@ export class HybridRetriever {
           graphChannel(this.sql, this.graph!, {
             workspaceId: options.workspaceId,
             query: searchText,
-            seedChunks: await this.stableChunkIds([...dense.ids.slice(0, 3), ...lexical.ids.slice(0, 3)]),
+            seedChunks: await this.chunks.chunkIds([...dense.ids.slice(0, 3), ...lexical.ids.slice(0, 3)]),
             hops: this.settings.graphHops,
             limit: candidates,
             filters,
@@ -376,54 +375,13 @@ export class HybridRetriever {
     };
   }
 
-  private async stableChunkIds(ids: readonly number[]): Promise<string[]> {
-    if (ids.length === 0) return [];
-    const result = await this.sql.query<{ chunk_id: string }>(
-      'SELECT chunk_id FROM rag_chunks WHERE id = ANY($1::bigint[])',
-      [[...new Set(ids)]],
-    );
-    return result.rows.map((row) => row.chunk_id);
-  }
-
-  async hydrate(ids: readonly number[]) {
-    if (ids.length === 0) return new Map<number, Omit<RetrievalHit, 'score' | 'fusedScore' | 'channels'>>();
-    const result = await this.sql.query<{
-      id: number;
-      chunk_id: string;
-      text: string;
-      token_count: number;
-      start_offset: number;
-      end_offset: number;
-      section_path: string;
-      metadata: Record<string, unknown>;
-      document_id: number;
-      source_path: string;
-      source_kind: string;
-      title: string | null;
-      url: string | null;
-      document_metadata: Record<string, unknown>;
-    }>(HYDRATE, [[...ids]]);
-    return new Map(
-      result.rows.map((row) => [
-        row.id,
-        {
-          id: row.id,
-          chunkId: row.chunk_id,
-          documentId: row.document_id,
-          sourcePath: row.source_path,
-          kind: row.source_kind,
-          title: row.title,
-          url: row.url,
-          text: row.text,
-          tokenCount: row.token_count,
-          startOffset: row.start_offset,
-          endOffset: row.end_offset,
-          sectionPath: row.section_path,
-          metadata: row.metadata,
-          documentMetadata: row.document_metadata,
-        },
-      ]),
-    );
+  /** The display fields of chunks by row id (a search's hits before they are scored). */
+  async hydrate(
+    ids: readonly number[],
+  ): Promise<Map<number, Omit<RetrievalHit, 'score' | 'fusedScore' | 'channels'>>> {
+    const found = await this.chunks.byIds(ids);
+    // A hit carries no chunk index: its place is its rank.
+    return new Map([...found].map(([id, { chunkIndex, ...hit }]) => [id, hit]));
   }
 }
 

@@ -20,7 +20,7 @@ import { createLlm, type Llm } from '../llm/index.js';
 import { RagOrchestrator } from '../orchestrator/index.js';
 import { IngestQueue, runningJob, STAGE_PROGRESS } from '../queue/index.js';
 import { createRetriever, type HybridRetriever } from '../retrieve/index.js';
-import { CorpusStore, JobStore, recordIngestStage } from '../store/index.js';
+import { ChunkReader, CorpusStore, JobStore, recordIngestStage } from '../store/index.js';
 import { silentLogger, type Logger } from '../telemetry/index.js';
 import { calcTool, HttpFetchTool, lookupTool, ToolRouter } from '../tools/index.js';
 
@@ -38,6 +38,8 @@ export interface RagRuntime {
   corpusVersions: CorpusVersions;
   embedder: Embedder;
   store: CorpusStore;
+  /** Chunk and document reads for display, on the primary (a textbook read, a document's chunks). */
+  chunks: ChunkReader;
   graph: GraphStore;
   pipeline: IngestPipeline;
   retriever: HybridRetriever;
@@ -176,10 +178,11 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
     const readGraph =
       readRouting && graph instanceof PostgresGraphStore ? new PostgresGraphStore(readSql) : graph;
     const retriever = createRetriever(config, readSql, embedder, logger, readGraph);
+    const chunks = new ChunkReader(sql);
     const tools = new ToolRouter({
       tools: [
         calcTool,
-        lookupTool(sql, graph),
+        lookupTool(chunks, graph),
         new HttpFetchTool({
           enabled: config.AGENTIC_RAG_ENABLE_HTTP_FETCH,
           allowedDomains: config.AGENTIC_RAG_HTTP_FETCH_ALLOWLIST,
@@ -199,7 +202,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
     // must come from the side its retrieval reads, hence the routing Sql.
     const orchestrator = new RagOrchestrator({
       config,
-      sql: readSql,
+      chunks: new ChunkReader(readSql),
       retriever,
       graph: readGraph,
       llm,
@@ -221,6 +224,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<RagR
       corpusVersions: new CorpusVersions(),
       embedder,
       store,
+      chunks,
       graph,
       pipeline,
       retriever,

@@ -93,7 +93,7 @@ export const search = read('search', SearchInput, async (context, input) => {
     signal,
   });
   const assembled = withContext
-    ? await buildContext(runtime.sql, runtime.config, workspaceId, result, context.logger)
+    ? await buildContext(runtime.chunks, runtime.config, workspaceId, result, context.logger)
     : undefined;
   return {
     workspaceId,
@@ -164,7 +164,16 @@ export const ChunksInput = z.object({ id: idText('id'), first: integer('first', 
 export const documentChunks = read('documentChunks', ChunksInput, async ({ runtime, workspaceId }, input) => {
   const { id, first } = input;
   const document = await runtime.store.getDocument(workspaceId, id);
-  return document ? runtime.store.chunksOf(document.id, first) : [];
+  if (!document) return [];
+  return (await runtime.chunks.firstOf(document.id, first)).map((chunk) => ({
+    chunkId: chunk.chunkId,
+    index: chunk.chunkIndex,
+    text: chunk.text,
+    tokenCount: chunk.tokenCount,
+    startOffset: chunk.startOffset,
+    endOffset: chunk.endOffset,
+    sectionPath: chunk.sectionPath,
+  }));
 });
 
 export const CorpusInput = z.looseObject({});

@@ -7,6 +7,7 @@ import {
   type DeferredIndex,
   type IndexBuildSettings,
 } from './bulk-indexes.js';
+import { readCorpusVersion } from './chunk-reader.js';
 import { intendDeletion } from './intents.js';
 import { backfillLexicalSegments, workspacesWithoutSegments } from './lexical-segments/index.js';
 import { PlannerStatistics } from './planner-statistics.js';
@@ -52,16 +53,6 @@ export interface StoredDocument {
   metadata: Record<string, unknown>;
   updatedAt: string;
   chunkCount: number;
-}
-
-export interface StoredChunk {
-  chunkId: string;
-  index: number;
-  text: string;
-  tokenCount: number;
-  startOffset: number;
-  endOffset: number;
-  sectionPath: string;
 }
 
 export interface CorpusStats {
@@ -489,34 +480,9 @@ export class CorpusStore {
   }
 
   /** A document's chunks in order. */
-  async chunksOf(documentId: number, first: number): Promise<StoredChunk[]> {
-    const result = await this.sql.query<{
-      chunk_id: string;
-      chunk_index: number;
-      text: string;
-      token_count: number;
-      start_offset: number;
-      end_offset: number;
-      section_path: string | null;
-    }>(
-      `SELECT chunk_id, chunk_index, text, token_count, start_offset, end_offset, section_path
-       FROM rag_chunks WHERE document_id = $1 ORDER BY chunk_index LIMIT $2`,
-      [documentId, first],
-    );
-    return result.rows.map((row) => ({
-      chunkId: row.chunk_id,
-      index: row.chunk_index,
-      text: row.text,
-      tokenCount: row.token_count,
-      startOffset: row.start_offset,
-      endOffset: row.end_offset,
-      sectionPath: row.section_path ?? '',
-    }));
-  }
-
   /** The workspace's corpus version alone (0 before its first write): one row, not a count. */
   async corpusVersion(workspaceId: string): Promise<number> {
-    return currentVersion(this.sql, workspaceId);
+    return (await readCorpusVersion(this.sql, workspaceId)) ?? 0;
   }
 
   /** Every workspace with what it holds, by id (the deployment's list; callers filter by scope). */
@@ -569,12 +535,4 @@ async function bumpVersion(tx: SqlExecutor, workspaceId: string): Promise<number
     [workspaceId],
   );
   return result.rows[0]!.corpus_version;
-}
-
-async function currentVersion(tx: SqlExecutor, workspaceId: string): Promise<number> {
-  const result = await tx.query<{ corpus_version: number }>(
-    'SELECT corpus_version FROM rag_workspaces WHERE id = $1',
-    [workspaceId],
-  );
-  return result.rows[0]?.corpus_version ?? 0;
 }

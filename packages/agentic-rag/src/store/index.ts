@@ -8,15 +8,14 @@ export type {
   StoredChunkInput,
   StoredDocumentRef,
   WriteDocumentInput,
-  StoredChunk,
   StoredDocument,
   WriteDocumentResult,
   WriteStatus,
 } from './corpus-store.js';
 export { addStatistics, insertChunks } from './write-batch.js';
 export type { ChunkRow, StatisticsDelta } from './write-batch.js';
-export { chunkSurroundings, citableChunks } from './citable-chunks.js';
-export type { ChunkSurroundings, CitableChunk } from './citable-chunks.js';
+export { ChunkReader, citable, readCorpusVersion } from './chunk-reader.js';
+export type { ChunkRecord, ChunkSurroundings, CitableChunk } from './chunk-reader.js';
 export { recordIngestStage, unfinishedIngests } from './ingest-stages.js';
 export type { IngestStageRecord } from './ingest-stages.js';
 export { assertCurrentIntent, currentIntent, intendDeletion, intendIngest, withIntent } from './intents.js';

@@ -1,5 +1,6 @@
 import { definingPassage, type GraphEntity } from '../graph/index.js';
 import type { RagRuntime } from '../runtime/index.js';
+import type { ChunkRecord } from '../store/index.js';
 
 /** The entity kinds of the REST contract, as its clients spell them. */
 export const TRAVERSE_TYPES = [
@@ -118,17 +119,6 @@ export function entityFields(entity: GraphEntity, definition?: Definition): Enti
   };
 }
 
-/**
- * A page loader (PDF) writes `page_number` into each chunk's metadata; a document that is one page
- * of a larger source may carry it in its own metadata (Markdown front matter). The chunk's wins,
- * as in the retrieval filters.
- */
-const DEFINING_CHUNKS = `
-SELECT c.chunk_id, c.text,
-       coalesce(c.metadata ->> 'page_number', d.metadata ->> 'page_number') AS page_number
-  FROM rag_chunks c JOIN rag_documents d ON d.id = c.document_id
- WHERE c.workspace_id = $1 AND c.chunk_id = ANY($2::text[])`;
-
 /** The passage that defines each entity (graph's definingPassage rule), in one query for all of them. */
 export async function definitions(
   runtime: RagRuntime,
@@ -140,29 +130,36 @@ export async function definitions(
     workspaceId,
     entityIds: entities.map((entity) => entity.id),
   });
-  const rows = await runtime.sql.query<{ chunk_id: string; text: string; page_number: string | null }>(
-    DEFINING_CHUNKS,
-    [workspaceId, [...new Set(mentions.map((mention) => mention.chunkId))]],
-  );
-  const chunks = new Map(rows.rows.map((row) => [row.chunk_id, row]));
+  const found = await runtime.chunks.find(workspaceId, {
+    chunkIds: mentions.map((mention) => mention.chunkId),
+  });
+  const chunks = new Map(found.map((chunk) => [chunk.chunkId, chunk]));
   const chosen = new Map<string, Definition>();
   for (const entity of entities) {
     const candidates = mentions
       .filter((mention) => mention.entityId === entity.id)
       .filter((mention) => entity.definedBy === null || mention.sourcePath === entity.definedBy)
       .map((mention) => ({ count: mention.count, chunk: chunks.get(mention.chunkId) }))
-      .filter((candidate): candidate is { count: number; chunk: (typeof rows.rows)[number] } =>
-        Boolean(candidate.chunk),
-      );
+      .filter((candidate): candidate is { count: number; chunk: ChunkRecord } => Boolean(candidate.chunk));
     const best = definingPassage(entity, candidates);
     if (best)
       chosen.set(entity.id, {
-        chunkId: best.chunk_id,
+        chunkId: best.chunkId,
         text: best.text,
-        pageNumber: pageNumber(best.page_number),
+        pageNumber: pageNumber(pageOf(best)),
       });
   }
   return chosen;
+}
+
+/**
+ * A page loader (PDF) writes `page_number` into each chunk's metadata; a document that is one page
+ * of a larger source may carry it in its own metadata (Markdown front matter). The chunk's wins,
+ * as in the retrieval filters.
+ */
+function pageOf(chunk: ChunkRecord): string | null {
+  const page = chunk.metadata.page_number ?? chunk.documentMetadata.page_number;
+  return typeof page === 'string' || typeof page === 'number' ? String(page) : null;
 }
 
 /** Metadata is JSON: a page is a positive whole number, whatever a loader wrote it as. */

@@ -16,8 +16,6 @@ const CITED = ['REFERENCES', 'CITES'];
 /** The contract's RELATED_TO is the graph extractors' RELATED; the other names are the graph's. */
 const graphTypes = (type: RelationType) => (type === 'RELATED_TO' ? ['RELATED_TO', 'RELATED'] : [type]);
 const contractType = (type: string) => (type === 'RELATED' ? 'RELATED_TO' : type) as RelationType;
-const CHUNK_TEXTS =
-  'SELECT chunk_id, text FROM rag_chunks WHERE workspace_id = $1 AND chunk_id = ANY($2::text[])';
 
 export interface ExpandRequest {
   ids: Array<{ given: string; ref: DocumentRef }>;
@@ -143,8 +141,8 @@ async function expandChunks(
   types: ReadonlySet<RelationType>,
 ): Promise<ExpandedDocument[]> {
   if (chunkIds.length === 0) return [];
-  const [rows, mentions] = await Promise.all([
-    runtime.sql.query<{ chunk_id: string; text: string }>(CHUNK_TEXTS, [workspaceId, chunkIds]),
+  const [found, mentions] = await Promise.all([
+    runtime.chunks.find(workspaceId, { chunkIds }),
     types.has('REFERENCES') ? runtime.graph.mentionedIn({ workspaceId, chunkIds }) : Promise.resolve([]),
   ]);
   const targets = await runtime.graph.getEntities({
@@ -152,7 +150,7 @@ async function expandChunks(
     ids: [...new Set(mentions.map((mention) => mention.entityId))],
   });
   const byId = new Map(targets.map((entity) => [entity.id, entity]));
-  const texts = new Map(rows.rows.map((row) => [row.chunk_id, row.text]));
+  const texts = new Map(found.map((chunk) => [chunk.chunkId, chunk.text]));
   return chunkIds
     .filter((chunkId) => texts.has(chunkId))
     .map((chunkId) => {

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { Sql } from '../db/index.js';
 import { definingPassage, entityKey, NUMBERED_ENTITY_TYPES, type GraphStore } from '../graph/index.js';
-import { citableChunks, type CitableChunk } from '../store/index.js';
+import { citable, type ChunkReader, type CitableChunk } from '../store/index.js';
 import type { Tool } from './tool.js';
 
 const lookupInput = z.object({
@@ -27,7 +26,7 @@ export interface LookupResult {
  * knowledge graph, with the chunk that defines it, so an answer about it starts from its
  * definition rather than from whatever passage mentions it most.
  */
-export function lookupTool(sql: Sql, graph: GraphStore): Tool<typeof lookupInput> {
+export function lookupTool(chunkReader: ChunkReader, graph: GraphStore): Tool<typeof lookupInput> {
   return {
     name: 'lookup',
     description:
@@ -50,7 +49,9 @@ export function lookupTool(sql: Sql, graph: GraphStore): Tool<typeof lookupInput
       const chunks =
         mentions.length === 0
           ? []
-          : await citableChunks(sql, workspaceId, { chunkIds: mentions.map((mention) => mention.chunkId) });
+          : (
+              await chunkReader.find(workspaceId, { chunkIds: mentions.map((mention) => mention.chunkId) })
+            ).map(citable);
       const definition = definingPassage(
         entity,
         mentions.flatMap((mention) => {

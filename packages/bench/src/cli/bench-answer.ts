@@ -165,7 +165,7 @@ async function retrieveOnly(runtime: RagRuntime, query: string): Promise<void> {
     query,
     k: runtime.config.AGENTIC_RAG_TOPK,
   });
-  await buildContext(runtime.sql, runtime.config, WORKSPACE, result);
+  await buildContext(runtime.chunks, runtime.config, WORKSPACE, result);
 }
 
 async function answer(runtime: RagRuntime, query: string, expectCached: boolean): Promise<void> {

@@ -247,11 +247,11 @@ async function benchReferences(
   for (let round = 0; round < 6; round++) {
     for (const hit of hits) {
       const started = performance.now();
-      await expandReferences(runtime.sql, SPEC_WORKSPACE, [hit], settings);
+      await expandReferences(runtime.chunks, SPEC_WORKSPACE, [hit], settings);
       if (round > 0) single.push(performance.now() - started);
     }
     const started = performance.now();
-    const all = await expandReferences(runtime.sql, SPEC_WORKSPACE, hits, settings);
+    const all = await expandReferences(runtime.chunks, SPEC_WORKSPACE, hits, settings);
     if (round > 0) whole.push(performance.now() - started);
     reached = all.references.length;
   }

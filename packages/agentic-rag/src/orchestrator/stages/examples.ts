@@ -1,5 +1,4 @@
-import type { Sql } from '../../db/index.js';
-import { citableChunks } from '../../store/index.js';
+import { citable, type ChunkReader } from '../../store/index.js';
 import type { Source } from '../answer-types.js';
 
 const MARKER = 'Example request body:';
@@ -10,7 +9,7 @@ const MARKER = 'Example request body:';
  * asking which endpoint to use wants to see what to send.
  */
 export async function requestExamples(
-  sql: Sql,
+  chunks: ChunkReader,
   workspaceId: string,
   sources: readonly Source[],
   limit = 2,
@@ -24,7 +23,9 @@ export async function requestExamples(
   ].slice(0, limit);
   if (operations.length === 0) return [];
   const have = new Set(sources.map((source) => source.chunkId));
-  const found = await citableChunks(sql, workspaceId, { sourcePaths: operations, containing: MARKER });
+  const found = (await chunks.find(workspaceId, { sourcePaths: operations, containing: MARKER })).map(
+    citable,
+  );
   const rank = sources.length;
   return found
     .filter((chunk) => !have.has(chunk.chunkId))
