@@ -145,14 +145,16 @@ const cache = new WeakMap<Sql, Map<string, Cached>>();
 /**
  * What `derive` builds from the workspace's catalogue (an index, say), built once per corpus
  * version and shared by every question until the corpus changes. `name` tells derivations apart.
+ * `corpusVersion` is the version the caller already read on this `sql`; absent, it is read here.
  */
 export async function fromCatalogue<T>(
   sql: Sql,
   workspaceId: string,
   name: string,
   derive: (catalogue: Catalogue) => T,
+  corpusVersion?: number,
 ): Promise<T> {
-  const key = String((await readCorpusVersion(sql, workspaceId)) ?? 'none');
+  const key = String(corpusVersion ?? (await readCorpusVersion(sql, workspaceId)) ?? 'none');
   const byWorkspace = cache.get(sql) ?? new Map<string, Cached>();
   cache.set(sql, byWorkspace);
   const slot = `${workspaceId}\u0000${name}`;

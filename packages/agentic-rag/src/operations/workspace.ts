@@ -1,7 +1,7 @@
 import type { Sql } from '../db/index.js';
 import { STOPWORDS } from '../embed/index.js';
 import { learnedAcronyms } from '../lexicon/index.js';
-import { fromCatalogue, type ApiOperation } from './catalogue.js';
+import { fromCatalogue, type ApiOperation, type Catalogue } from './catalogue.js';
 import { OperationFieldIndex } from './field-index.js';
 import { operationTerm } from './terms.js';
 
@@ -18,24 +18,28 @@ export interface WorkspaceOperations {
 }
 
 /** The workspace's operations, indexed; cached until its corpus version changes. */
-export function workspaceOperations(sql: Sql, workspaceId: string): Promise<WorkspaceOperations> {
-  return fromCatalogue(sql, workspaceId, 'operations', ({ operations, specShare }) => {
-    const vocabulary = new Set<string>();
-    for (const operation of operations)
-      for (const text of Object.values(operation.fields))
-        for (const word of text.toLowerCase().match(/\p{L}+/gu) ?? []) vocabulary.add(word);
-    return {
-      operations,
-      index: new OperationFieldIndex(operations, {
-        term: (word) => (STOPWORDS.has(word) ? null : operationTerm(word)),
-      }),
-      // Names only: a path segment or a tag is what the spec calls a thing ("merge_requests");
-      // the words of a sentence ("closes issues") are not.
-      acronyms: learnedAcronyms(
-        operations.flatMap((operation) => [...operation.segments, ...operation.tags]),
-      ),
-      vocabulary,
-      specShare,
-    };
-  });
+export function workspaceOperations(
+  sql: Sql,
+  workspaceId: string,
+  corpusVersion?: number,
+): Promise<WorkspaceOperations> {
+  return fromCatalogue(sql, workspaceId, 'operations', indexed, corpusVersion);
+}
+
+function indexed({ operations, specShare }: Catalogue): WorkspaceOperations {
+  const vocabulary = new Set<string>();
+  for (const operation of operations)
+    for (const text of Object.values(operation.fields))
+      for (const word of text.toLowerCase().match(/\p{L}+/gu) ?? []) vocabulary.add(word);
+  return {
+    operations,
+    index: new OperationFieldIndex(operations, {
+      term: (word) => (STOPWORDS.has(word) ? null : operationTerm(word)),
+    }),
+    // Names only: a path segment or a tag is what the spec calls a thing ("merge_requests");
+    // the words of a sentence ("closes issues") are not.
+    acronyms: learnedAcronyms(operations.flatMap((operation) => [...operation.segments, ...operation.tags])),
+    vocabulary,
+    specShare,
+  };
 }

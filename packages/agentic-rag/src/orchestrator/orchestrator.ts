@@ -79,7 +79,8 @@ export class RagOrchestrator {
         'rag.top_k': run.input.topK,
       });
       try {
-        const corpusVersion = await this.corpusVersion(run.input.workspaceId);
+        const corpusVersion = input.corpusVersion ?? (await this.corpusVersion(run.input.workspaceId));
+        run.corpusVersion = corpusVersion;
         const key = {
           workspaceId: run.input.workspaceId,
           corpusVersion,
@@ -243,6 +244,7 @@ export class RagOrchestrator {
             if (input.history.length > 0) await this.standalone(run);
             run.understanding = await this.deps.retriever.understand(input.workspaceId, input.query, {
               signal: run.signal,
+              corpusVersion: run.corpusVersion,
             });
             // Retrieval's evidence, not the wording, made this an API question ("How do I get rid
             // of a returns centre?"): the answer names the operation when one is found.
@@ -283,6 +285,7 @@ export class RagOrchestrator {
               retriever: this.deps.retriever,
               workspaceId: input.workspaceId,
               filters: run.filters,
+              corpusVersion: run.corpusVersion,
               ...(run.signal ? { signal: run.signal } : {}),
             }).catch((error: unknown) => {
               // HyDE only widens the search: without it the run still answers.

@@ -47,6 +47,8 @@ export interface Run {
   followUp?: FollowUpRewrite;
   filters: RetrievalFilters;
   signal: AbortSignal | undefined;
+  /** The corpus version the run's answer is cached under, read once and handed to retrieval. */
+  corpusVersion?: number;
   plan?: Plan;
   rewrite?: Rewrite;
   hyde: string | null;

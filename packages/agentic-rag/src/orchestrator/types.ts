@@ -31,6 +31,12 @@ export interface RagAnswerInput {
   history?: readonly ConversationTurn[];
   /** Called with each stage's progress and the final answer's pieces and citations (streaming). */
   onEvent?: AnswerEventListener;
+  /**
+   * The workspace's corpus version, when the caller has already read it on the connection this
+   * run reads chunks from (the service's guard, without a replica): the answer is cached under
+   * it. Absent, the run reads it itself.
+   */
+  corpusVersion?: number;
 }
 
 /** How a conversation's follow-up was made to stand alone. */

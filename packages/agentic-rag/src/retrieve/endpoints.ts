@@ -21,6 +21,8 @@ export interface FindEndpointsOptions {
   /** Most endpoints returned (default 20). */
   limit?: number;
   signal?: AbortSignal;
+  /** The workspace's corpus version, when the caller has read it where the retriever reads. */
+  corpusVersion?: number;
 }
 
 export interface FoundEndpoint {
@@ -198,6 +200,7 @@ async function search(sources: EndpointSources, options: FindEndpointsOptions): 
     filters: { chunk_type: 'endpoint', ...(operation ? { operation_type: operation } : {}) },
     intent: false,
     ...(options.signal ? { signal: options.signal } : {}),
+    corpusVersion: options.corpusVersion,
   });
   const found: FoundEndpoint[] = [];
   for (const sourcePath of [...new Set(result.hits.map((hit) => hit.sourcePath))].slice(0, limit)) {

@@ -81,7 +81,7 @@ export class HybridRetriever {
   async understand(
     workspaceId: string,
     query: string,
-    options: { intent?: boolean; signal?: AbortSignal } = {},
+    options: { intent?: boolean; signal?: AbortSignal; corpusVersion?: number } = {},
   ): Promise<Understanding> {
     // The query, the workspace, k and the filters were checked once, by the service (its
     // SearchInput and AnswerInput); internal callers (HyDE, endpoints, evaluation) pass their own.
@@ -92,6 +92,7 @@ export class HybridRetriever {
       synonymWeight: this.settings.synonymWeight ?? 0,
       intent: options.intent ?? this.settings.queryAnalysis ?? true,
       lexicalIndex: () => this.lexicalSegments.open(this.sql, workspaceId),
+      ...(options.corpusVersion !== undefined ? { corpusVersion: options.corpusVersion } : {}),
       ...(graph
         ? {
             declaredAcronyms: async (searchText: string) =>
@@ -129,6 +130,7 @@ export class HybridRetriever {
       (await this.understand(options.workspaceId, options.query, {
         intent: analyse,
         signal: options.signal,
+        ...(options.corpusVersion !== undefined ? { corpusVersion: options.corpusVersion } : {}),
       }));
     // Understanding the question is retrieval's first stage when it was not done before (a plain
     // search); ragAnswer's plan stage times its own.

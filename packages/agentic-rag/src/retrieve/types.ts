@@ -57,6 +57,8 @@ export interface RetrieveOptions {
   /** The question already understood (by ragAnswer's plan); without it retrieval understands it once. */
   understanding?: Understanding;
   signal?: AbortSignal;
+  /** The workspace's corpus version, when the caller has read it where this retriever reads. */
+  corpusVersion?: number;
 }
 
 export interface RetrievalHit {

@@ -12,6 +12,7 @@ import type { Caller } from './caller.js';
 import { corpusVersionInput, FiltersSchema, idText, integer, parseInput, queryText } from './inputs.js';
 import {
   atCorpusVersion,
+  knownCorpusVersion,
   type CallOptions,
   type OperationContext,
   type OperationHost,
@@ -94,9 +95,10 @@ async function run(
       : parsed.startConversation === true
         ? await runtime.conversations.start(workspaceId, caller.keyId)
         : null;
-  // The orchestrator reads the corpus version its answer is cached under itself, on the
-  // connection that serves the run (a replica no older than the client's version may): keying on
-  // the guard's primary read would force every answer to the primary while the replica lags.
+  // An answer is cached under the corpus version read where its chunks are read. Without a
+  // replica that is the guard's read, and the run need not read it again; with one, the run reads
+  // it on the connection that serves it (a replica no older than the client's version may):
+  // keying on the guard's primary read would force every answer to the primary while it lags.
   const result = await atCorpusVersion(context, parsed.minCorpusVersion, () =>
     runtime.orchestrator.answer({
       query: parsed.query,
@@ -110,6 +112,7 @@ async function run(
       logger,
       ...(conversation && conversation.history.length > 0 ? { history: conversation.history } : {}),
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+      corpusVersion: knownCorpusVersion(context),
     }),
   );
   const { followUp, ...answered } = result;

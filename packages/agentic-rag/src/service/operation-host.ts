@@ -85,6 +85,15 @@ export function atCorpusVersion<T>(
   return withCorpusVersion(workspaceId, version, work);
 }
 
+/**
+ * The guard's corpus version when reads are not routed to a replica: the run may use it instead
+ * of reading it again, since it was read where the run reads. With a replica, undefined: the run
+ * reads it on the connection that serves it.
+ */
+export function knownCorpusVersion({ runtime, corpusVersion }: OperationContext): number | undefined {
+  return runtime.readRouting ? undefined : corpusVersion;
+}
+
 /** The deployment's job queue: INVALID_INPUT where there is none (no REDIS_URL). */
 export function queueOf(runtime: RagRuntime) {
   if (!runtime.queue) {

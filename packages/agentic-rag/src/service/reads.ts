@@ -9,6 +9,7 @@ import { FiltersSchema, idText, integer, corpusVersionInput, parseInput, queryTe
 import type { Operation } from './permissions.js';
 import {
   atCorpusVersion,
+  knownCorpusVersion,
   type CallOptions,
   type OperationContext,
   type OperationHost,
@@ -84,6 +85,7 @@ export const search = read('search', SearchInput, async (context, input) => {
       ...(channels ? { channels } : {}),
       ...(fusion ? { fusion } : {}),
       ...(signal ? { signal } : {}),
+      corpusVersion: knownCorpusVersion(context),
     });
   const result = await atCorpusVersion(context, minCorpusVersion, retrieve);
   // One indexed read for every hit: which graph entities each chunk mentions.
@@ -273,19 +275,17 @@ export const EndpointsInput = z.object({
   limit: integer('limit', 1, 50).default(20),
 });
 
-export const endpoints = read(
-  'findEndpoints',
-  EndpointsInput,
-  async ({ runtime, workspaceId, signal }, parsed) => {
-    return findEndpoints(runtime, {
-      workspaceId,
-      resource: parsed.resource,
-      limit: parsed.limit,
-      ...(parsed.operation ? { operation: parsed.operation } : {}),
-      ...(signal ? { signal } : {}),
-    });
-  },
-);
+export const endpoints = read('findEndpoints', EndpointsInput, async (context, parsed) => {
+  const { runtime, workspaceId, signal } = context;
+  return findEndpoints(runtime, {
+    workspaceId,
+    corpusVersion: knownCorpusVersion(context),
+    resource: parsed.resource,
+    limit: parsed.limit,
+    ...(parsed.operation ? { operation: parsed.operation } : {}),
+    ...(signal ? { signal } : {}),
+  });
+});
 
 export const JobsInput = z.object({ first: integer('first', 1, 200).default(50) });
 

@@ -9,6 +9,7 @@ import type { Caller } from './caller.js';
 import { corpusVersionInput, parseInput } from './inputs.js';
 import {
   atCorpusVersion,
+  knownCorpusVersion,
   type CallOptions,
   type OperationContext,
   type OperationHost,
@@ -101,7 +102,7 @@ export function textbookSearch(
         ? null
         : parseInput(corpusVersionInput('min_corpus_version'), input.minCorpusVersion);
     return atCorpusVersion(context, Math.max(presented ?? 0, corpusVersion), () =>
-      semanticSearch(context.runtime, context.workspaceId, request),
+      semanticSearch(context.runtime, context.workspaceId, request, knownCorpusVersion(context)),
     );
   });
 }

@@ -67,6 +67,7 @@ export async function semanticSearch(
   runtime: RagRuntime,
   workspaceId: string,
   request: SemanticRequest,
+  corpusVersion?: number,
 ): Promise<{
   results: SemanticResult[];
   total_count: number;
@@ -80,6 +81,7 @@ export async function semanticSearch(
     query: request.query,
     k: CANDIDATES,
     intent: false,
+    corpusVersion,
   });
   const chunkIds = retrieval.hits.map((hit) => hit.chunkId);
   const mentions = await runtime.graph.mentionedIn({ workspaceId, chunkIds });

@@ -98,6 +98,8 @@ export interface UnderstandOptions {
    * chunks that may write a name are read there.
    */
   lexicalIndex: () => Promise<LexicalIndexView>;
+  /** The workspace's corpus version, when the caller has read it on `sql` (see fromCatalogue). */
+  corpusVersion?: number;
 }
 
 /** Weights of the expansions that stand for the very word typed. */
@@ -177,7 +179,7 @@ export async function understand(
     workspaceId,
     wordTokens.map((token) => token.lower),
   );
-  const api = await workspaceOperations(sql, workspaceId);
+  const api = await workspaceOperations(sql, workspaceId, options.corpusVersion);
   // A word that shortens one of the spec's words ("custs", "proj") is a clipping to expand, not
   // a typo to correct; the table's abbreviations likewise.
   const shorthand = tokens.filter(

@@ -20,6 +20,7 @@ export async function hydeDocument(
     workspaceId: string;
     filters: RetrievalFilters;
     signal?: AbortSignal;
+    corpusVersion?: number;
   },
 ): Promise<{ text: string; method: 'llm' | 'pseudo-relevance' } | null> {
   if (context.llm) {
@@ -50,6 +51,7 @@ export async function hydeDocument(
     rerank: false,
     intent: false,
     ...(context.signal ? { signal: context.signal } : {}),
+    ...(context.corpusVersion !== undefined ? { corpusVersion: context.corpusVersion } : {}),
   });
   const wanted = new Set(contentStems(query));
   const sentences = lexical.hits
