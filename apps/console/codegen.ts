@@ -1,41 +1,12 @@
 import { fileURLToPath } from 'node:url';
-import type { CodegenConfig } from '@graphql-codegen/cli';
-import { format, resolveConfig } from 'prettier';
+import { operationsCodegen } from '../api/codegen-shared.js';
 
-/**
- * The console's types generated from the server's schema.graphql, the source of truth: `pnpm codegen`
- * checks the operations in src/api/operations.ts against it and rewrites src/api/generated/graphql.ts
- * (their variables and results); src/api/generated.test.ts fails when the committed file is not what
- * this config makes from the schema today.
- */
-export const schemaPath = fileURLToPath(new URL('../api/src/graphql/schema.graphql', import.meta.url));
-export const documentsPath = fileURLToPath(new URL('./src/api/operations.ts', import.meta.url));
+export { formatGenerated } from '../api/codegen-shared.js';
+
+/** The console's operations (src/api/operations.ts) and their generated types (src/api/generated/graphql.ts). */
 export const outputPath = fileURLToPath(new URL('./src/api/generated/graphql.ts', import.meta.url));
 
-/** Formatted like the rest of the code, so `prettier --check .` holds. */
-export async function formatGenerated(path: string, content: string): Promise<string> {
-  const options = await resolveConfig(path);
-  return format(content, { ...options, filepath: path });
-}
-
-const config: CodegenConfig = {
-  schema: schemaPath,
-  documents: documentsPath,
-  generates: {
-    [outputPath]: {
-      // typescript-operations 6 writes the inputs the operations use itself, without `typescript`.
-      plugins: ['typescript-operations'],
-      config: {
-        useTypeImports: true,
-        enumsAsTypes: true,
-        skipTypename: true,
-        // JSON fields (search channels, rerank features) are objects; types.ts narrows the ones it reads.
-        scalars: { ID: 'string', JSON: 'Record<string, unknown>' },
-        defaultScalarType: 'unknown',
-      },
-    },
-  },
-  hooks: { beforeOneFileWrite: formatGenerated },
-};
-
-export default config;
+export default operationsCodegen(
+  fileURLToPath(new URL('./src/api/operations.ts', import.meta.url)),
+  outputPath,
+);
