@@ -36,29 +36,37 @@ const JOB_FIELDS = /* GraphQL */ `
   }
 `;
 
-export const INGEST = /* GraphQL */ `
-  mutation Ingest($input: IngestInput!) {
-    ingestDocuments(input: $input) {
-      mode
-      jobs {
-        ...JobFields
+/** What an ingest and a refresh both answer: the jobs queued, or the inline run's summary. */
+const INGEST_RESULT_FIELDS = /* GraphQL */ `
+  fragment IngestResultFields on IngestResult {
+    mode
+    jobs {
+      ...JobFields
+    }
+    summary {
+      failures {
+        sourceId
+        code
+        message
       }
-      summary {
-        failures {
-          sourceId
-          code
-          message
-        }
-        documents {
-          added
-          updated
-          unchanged
-          failed
-        }
+      documents {
+        added
+        updated
+        unchanged
+        failed
       }
     }
   }
   ${JOB_FIELDS}
+`;
+
+export const INGEST = /* GraphQL */ `
+  mutation Ingest($input: IngestInput!) {
+    ingestDocuments(input: $input) {
+      ...IngestResultFields
+    }
+  }
+  ${INGEST_RESULT_FIELDS}
 `;
 
 export const JOB = /* GraphQL */ `
@@ -167,26 +175,10 @@ export const DELETE_DOCUMENT = /* GraphQL */ `
 export const REFRESH_DOCUMENT = /* GraphQL */ `
   mutation RefreshDocument($workspaceId: ID!, $id: ID!) {
     refreshDocument(workspaceId: $workspaceId, id: $id) {
-      mode
-      jobs {
-        ...JobFields
-      }
-      summary {
-        failures {
-          sourceId
-          code
-          message
-        }
-        documents {
-          added
-          updated
-          unchanged
-          failed
-        }
-      }
+      ...IngestResultFields
     }
   }
-  ${JOB_FIELDS}
+  ${INGEST_RESULT_FIELDS}
 `;
 
 const CITATION_FIELDS = /* GraphQL */ `

@@ -94,6 +94,26 @@ export type JobFieldsFragment = {
   finishedAt: string | null;
 };
 
+export type IngestResultFieldsFragment = {
+  mode: string;
+  jobs: Array<{
+    id: string;
+    kind: string;
+    subject: string | null;
+    status: string;
+    attempts: number;
+    progress: number;
+    corpusVersion: number | null;
+    error: string | null;
+    createdAt: string;
+    finishedAt: string | null;
+  }>;
+  summary: {
+    failures: Array<{ sourceId: string; code: string; message: string }>;
+    documents: { added: number; updated: number; unchanged: number; failed: number };
+  } | null;
+};
+
 export type IngestMutationVariables = Exact<{
   input: IngestInput;
 }>;
