@@ -2,16 +2,10 @@
  * The answer's own shapes, which the stages, the events, the quarantine and the orchestrator all
  * use: a leaf that imports nothing of the orchestrator, so none of them reaches another for a type.
  */
+import type { CitableChunk } from '../store/index.js';
 
 /** Something an answer may cite: a context chunk, or a tool's result. */
-export interface Source {
-  sourceId: string;
-  chunkId: string;
-  title: string | null;
-  url: string | null;
-  text: string;
-  startOffset: number;
-  endOffset: number;
+export interface Source extends CitableChunk {
   score: number;
   /** The page the cited chunk starts on, for a paged source (PDF). */
   pageNumber?: number;

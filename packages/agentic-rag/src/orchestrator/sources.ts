@@ -1,16 +1,11 @@
 import type { KnowledgeContext } from '../retrieve/index.js';
+import { citable } from '../store/index.js';
 import type { Citation, Source } from './answer-types.js';
 
 /** In the context's own order: primary first unless CONTEXT_PRIORITIZE_PRIMARY=false made it score order. */
 export function contextSources(context: KnowledgeContext): Source[] {
   return context.chunks.map((chunk, rank) => ({
-    sourceId: chunk.sourcePath,
-    chunkId: chunk.chunkId,
-    title: chunk.title,
-    url: chunk.url,
-    text: chunk.text,
-    startOffset: chunk.startOffset,
-    endOffset: chunk.endOffset,
+    ...citable(chunk),
     score: chunk.score,
     ...(chunk.pageNumber !== undefined ? { pageNumber: chunk.pageNumber } : {}),
     rank,

@@ -230,20 +230,10 @@ function refIds(value: unknown, logger: Logger, sourcePath: string): string[] {
 }
 
 function toReferenceHit(chunk: ChunkRecord, depth: number, from: string, score: number): ReferenceHit {
+  // A reference shows the chunk, not its document's metadata (the search hits' knowledge types).
+  const { chunkIndex, documentMetadata, ...display } = chunk;
   return {
-    id: chunk.id,
-    chunkId: chunk.chunkId,
-    documentId: chunk.documentId,
-    sourcePath: chunk.sourcePath,
-    kind: chunk.kind,
-    title: chunk.title,
-    url: chunk.url,
-    text: chunk.text,
-    tokenCount: chunk.tokenCount,
-    startOffset: chunk.startOffset,
-    endOffset: chunk.endOffset,
-    sectionPath: chunk.sectionPath,
-    metadata: chunk.metadata,
+    ...display,
     // A reference is in the context because of where it points from: its score is inherited.
     score,
     fusedScore: score,

@@ -1,3 +1,4 @@
+import type { ChunkDisplay } from '../store/index.js';
 import type { Correction, Understanding, UnderstoodIntent } from '../understand/index.js';
 import type { RetrievalFilters } from './filters.js';
 import type { ChannelName, ChannelScore, ChannelWeight, FusionMethod, Normalization } from './fusion.js';
@@ -61,21 +62,7 @@ export interface RetrieveOptions {
   corpusVersion?: number;
 }
 
-export interface RetrievalHit {
-  /** Internal row id, for the graph and context stages. */
-  id: number;
-  chunkId: string;
-  documentId: number;
-  sourcePath: string;
-  kind: string;
-  title: string | null;
-  url: string | null;
-  text: string;
-  tokenCount: number;
-  startOffset: number;
-  endOffset: number;
-  sectionPath: string;
-  metadata: Record<string, unknown>;
+export interface RetrievalHit extends ChunkDisplay {
   /**
    * The document's own metadata (a knowledge piece's types, tags and entity; a spec's operation),
    * on search hits; reference expansion does not read it.

@@ -1,14 +1,10 @@
 import type { SqlExecutor } from '../db/index.js';
 
-/**
- * A stored chunk with its document's display fields: the one row shape every reader of a chunk
- * outside the ranking (a search hit, a followed reference, a citation, a definition) gets.
- */
-export interface ChunkRecord {
+/** What a search hit, a followed reference and a context chunk show of a stored chunk. */
+export interface ChunkDisplay {
   /** Internal row id, for the graph and context stages. */
   id: number;
   chunkId: string;
-  chunkIndex: number;
   documentId: number;
   sourcePath: string;
   kind: string;
@@ -20,6 +16,14 @@ export interface ChunkRecord {
   endOffset: number;
   sectionPath: string;
   metadata: Record<string, unknown>;
+}
+
+/**
+ * A stored chunk with its document's fields: the one row shape every reader of a chunk outside
+ * the ranking (a search hit, a followed reference, a citation, a definition) gets.
+ */
+export interface ChunkRecord extends ChunkDisplay {
+  chunkIndex: number;
   /** The document's own metadata: its `ref_ids`, `referenced_by`, page, a knowledge piece's types. */
   documentMetadata: Record<string, unknown>;
 }
@@ -195,7 +199,12 @@ export async function readCorpusVersion(sql: SqlExecutor, workspaceId: string): 
 }
 
 /** What a citation shows of a chunk. */
-export function citable(chunk: ChunkRecord): CitableChunk {
+export function citable(
+  chunk: Pick<
+    ChunkDisplay,
+    'sourcePath' | 'chunkId' | 'title' | 'url' | 'text' | 'startOffset' | 'endOffset'
+  >,
+): CitableChunk {
   return {
     sourceId: chunk.sourcePath,
     chunkId: chunk.chunkId,

@@ -15,7 +15,7 @@ export type {
 export { addStatistics, insertChunks } from './write-batch.js';
 export type { ChunkRow, StatisticsDelta } from './write-batch.js';
 export { ChunkReader, citable, readCorpusVersion } from './chunk-reader.js';
-export type { ChunkRecord, ChunkSurroundings, CitableChunk } from './chunk-reader.js';
+export type { ChunkDisplay, ChunkRecord, ChunkSurroundings, CitableChunk } from './chunk-reader.js';
 export { recordIngestStage, unfinishedIngests } from './ingest-stages.js';
 export type { IngestStageRecord } from './ingest-stages.js';
 export { assertCurrentIntent, currentIntent, intendDeletion, intendIngest, withIntent } from './intents.js';
