@@ -75,18 +75,15 @@ export class KnowledgeProvider {
       const owner = text(metadata.entity_id);
       // Shared pieces (no entity) always qualify; another entity's never do.
       if (!isPiece(hit) || (owner !== null && owner !== entityId) || pieces.has(hit.sourceId)) return;
-      pieces.set(hit.sourceId, {
-        id: text(metadata.piece_id) ?? hit.sourceId,
-        sourceId: hit.sourceId,
-        content: hit.text,
-        knowledgeType: text(metadata.knowledge_type),
-        infoType: text(metadata.info_type) ?? 'context',
-        tags: Array.isArray(metadata.tags)
-          ? metadata.tags.filter((tag): tag is string => typeof tag === 'string')
-          : [],
-        entityId: owner,
-        score: hit.score,
-      });
+      pieces.set(
+        hit.sourceId,
+        scoredPiece(metadata, {
+          id: text(metadata.piece_id) ?? hit.sourceId,
+          sourceId: hit.sourceId,
+          content: hit.text,
+          score: hit.score,
+        }),
+      );
     };
     for (const hit of [...(own?.hits ?? []), ...shared.hits]) keep(hit);
     const ranked = new Map(
@@ -275,19 +272,32 @@ export class KnowledgeProvider {
     if (!answer.document || !metadata) return null;
     const owner = text(metadata.entity_id);
     if (owner !== null && owner !== entityId) return null;
-    return {
+    return scoredPiece(metadata, {
       id: fact.pieceId,
       sourceId: answer.document.id,
       content: joinChunks(answer.document.chunks),
-      knowledgeType: text(metadata.knowledge_type),
-      infoType: text(metadata.info_type) ?? 'context',
-      tags: Array.isArray(metadata.tags)
-        ? metadata.tags.filter((tag): tag is string => typeof tag === 'string')
-        : [],
-      entityId: owner,
       score: fact.score,
-    };
+    });
   }
+}
+
+/** A piece as a search hit or a graph edge found it: what its document's metadata says of it. */
+function scoredPiece(
+  metadata: Record<string, unknown>,
+  found: Pick<ScoredPiece, 'id' | 'sourceId' | 'content' | 'score'>,
+): ScoredPiece {
+  return {
+    id: found.id,
+    sourceId: found.sourceId,
+    content: found.content,
+    knowledgeType: text(metadata.knowledge_type),
+    infoType: text(metadata.info_type) ?? 'context',
+    tags: Array.isArray(metadata.tags)
+      ? metadata.tags.filter((tag): tag is string => typeof tag === 'string')
+      : [],
+    entityId: text(metadata.entity_id),
+    score: found.score,
+  };
 }
 
 /** A document's text from its chunks, each overlap with the previous chunk written once. */
