@@ -393,69 +393,44 @@ export const OPENAPI_DOCUMENT = {
       AnswerStreamEvent: {
         description: 'What POST /answer/stream sends, told apart by `type`',
         oneOf: [
-          {
-            type: 'object',
-            required: ['type', 'stage', 'status'],
-            properties: {
-              type: { const: 'stage' },
-              stage: {
-                type: 'string',
-                enum: [
-                  'plan',
-                  'rewrite',
-                  'hyde',
-                  'retrieve',
-                  'quarantine',
-                  'tools',
-                  'synthesize',
-                  'refuse',
-                  'self-check',
-                ],
-              },
-              status: { type: 'string', enum: ['started', 'finished'] },
-              ms: { type: 'number', description: 'status finished: the stage’s duration' },
+          streamEvent('stage', ['stage', 'status'], {
+            stage: {
+              type: 'string',
+              enum: [
+                'plan',
+                'rewrite',
+                'hyde',
+                'retrieve',
+                'quarantine',
+                'tools',
+                'synthesize',
+                'refuse',
+                'self-check',
+              ],
             },
-          },
-          {
-            type: 'object',
-            required: ['type', 'text'],
-            properties: {
-              type: { const: 'delta' },
-              text: {
-                type: 'string',
-                description: 'The next piece of the answer; the pieces join to the final answer',
-              },
+            status: { type: 'string', enum: ['started', 'finished'] },
+            ms: { type: 'number', description: 'status finished: the stage’s duration' },
+          }),
+          streamEvent('delta', ['text'], {
+            text: {
+              type: 'string',
+              description: 'The next piece of the answer; the pieces join to the final answer',
             },
-          },
-          {
-            type: 'object',
-            required: ['type', 'citation'],
-            properties: {
-              type: { const: 'citation' },
-              citation: {
-                type: 'object',
-                description: 'Sent once, before the first piece that cites it, as the final answer has it',
-              },
+          }),
+          streamEvent('citation', ['citation'], {
+            citation: {
+              type: 'object',
+              description: 'Sent once, before the first piece that cites it, as the final answer has it',
             },
-          },
-          {
-            type: 'object',
-            required: ['type', 'answer'],
-            properties: {
-              type: { const: 'final' },
-              answer: { type: 'object', description: 'What ragAnswer returns for the same input' },
-            },
-          },
-          {
-            type: 'object',
-            required: ['type', 'code', 'message', 'retryable'],
-            properties: {
-              type: { const: 'error' },
-              code: { type: 'string', example: 'WORKSPACE_NOT_FOUND' },
-              message: { type: 'string' },
-              retryable: { type: 'boolean' },
-            },
-          },
+          }),
+          streamEvent('final', ['answer'], {
+            answer: { type: 'object', description: 'What ragAnswer returns for the same input' },
+          }),
+          streamEvent('error', ['code', 'message', 'retryable'], {
+            code: { type: 'string', example: 'WORKSPACE_NOT_FOUND' },
+            message: { type: 'string' },
+            retryable: { type: 'boolean' },
+          }),
         ],
       },
       Error: {
@@ -471,3 +446,16 @@ export const OPENAPI_DOCUMENT = {
     },
   },
 } as const;
+
+/** One kind of stream event: an object told apart by its `type`, with the fields that kind carries. */
+function streamEvent<Type extends string, Fields extends Record<string, object>>(
+  type: Type,
+  required: ReadonlyArray<keyof Fields & string>,
+  fields: Fields,
+) {
+  return {
+    type: 'object',
+    required: ['type', ...required],
+    properties: { type: { const: type }, ...fields },
+  } as const;
+}
