@@ -1,5 +1,5 @@
 import { ErrorCode, RagError } from '../errors/index.js';
-import type { Direction, GraphEdge, NeighbourhoodQuery } from './graph-store.js';
+import type { Direction, GraphEdge, GraphEntity, Neighbourhood, NeighbourhoodQuery } from './graph-store.js';
 
 export const MAX_HOPS = 3;
 export const DEFAULT_NEIGHBOUR_LIMIT = 100;
@@ -101,4 +101,26 @@ export async function breadthFirst(
   // Edges to entities cut by the limit are left out: every returned edge has both ends returned.
   const kept = [...edges.values()].filter((edge) => reached.has(edge.from) && reached.has(edge.to));
   return { reached, edges: kept };
+}
+
+/**
+ * A store's neighbourhood(): the walk, then the reached entities as the store reads them, nearest
+ * and strongest first (ties by id) so every backend answers in the same order.
+ */
+export async function walkNeighbourhood(
+  query: NeighbourhoodQuery,
+  levelEdges: LevelEdges,
+  readEntities: (ids: string[]) => Promise<GraphEntity[]>,
+): Promise<Neighbourhood> {
+  const { reached, edges } = await breadthFirst(query, levelEdges);
+  const entities = await readEntities([...reached.keys()]);
+  return {
+    entities: entities
+      .map((entity) => ({ ...entity, ...reached.get(entity.id)! }))
+      .sort(
+        (left, right) =>
+          left.hop - right.hop || right.strength - left.strength || (left.id < right.id ? -1 : 1),
+      ),
+    edges,
+  };
 }

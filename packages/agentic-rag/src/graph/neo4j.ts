@@ -1,7 +1,7 @@
-import neo4j, { type Driver, type ManagedTransaction } from 'neo4j-driver';
+import neo4j, { type Driver, type ManagedTransaction, type Record as Neo4jRecord } from 'neo4j-driver';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { throwIfAborted } from './aborted.js';
-import { breadthFirst } from './breadth-first.js';
+import { walkNeighbourhood } from './breadth-first.js';
 import { splitEntityId } from './entity-id.js';
 import type {
   DeleteSourcesOptions,
@@ -20,6 +20,7 @@ import type {
   StrongestMentions,
   StrongestMentionsOptions,
 } from './graph-store.js';
+import { sortMentions } from './mention-order.js';
 import { strongestOf } from './strongest.js';
 
 export interface Neo4jGraphOptions {
@@ -237,45 +238,34 @@ export class Neo4jGraphStore implements GraphStore {
   async neighbourhood({ signal, ...query }: NeighbourhoodOptions): Promise<Neighbourhood> {
     throwIfAborted(signal);
     // Every edge, summed over sources at read time: Neo4j keeps no per-pair weight to walk in order.
-    const { reached, edges } = await breadthFirst(query, (frontier, direction, relationTypes) =>
-      this.read(async (tx) => {
-        // An edge between two frontier entities matches from both ends: DISTINCT r counts it once.
-        const result = await tx.run(
-          `UNWIND $frontier AS fid
+    return walkNeighbourhood(
+      query,
+      (frontier, direction, relationTypes) =>
+        this.read(async (tx) => {
+          // An edge between two frontier entities matches from both ends: DISTINCT r counts it once.
+          const result = await tx.run(
+            `UNWIND $frontier AS fid
            MATCH (f:RagEntity {uid: fid})-[r:RELATED]-(:RagEntity)
            WHERE ($types IS NULL OR r.type IN $types)
              AND (($direction <> 'in' AND startNode(r) = f) OR ($direction <> 'out' AND endNode(r) = f))
            WITH DISTINCT r
            RETURN startNode(r).id AS from, endNode(r).id AS to, r.type AS type, sum(r.weight) AS weight`,
-          {
-            frontier: frontier.map((id) => uid(query.workspaceId, id)),
-            direction,
-            types: relationTypes ? [...relationTypes] : null,
-          },
-        );
-        const level = result.records.map((record) => ({
-          from: record.get('from') as string,
-          to: record.get('to') as string,
-          type: record.get('type') as string,
-          weight: Number(record.get('weight')),
-        }));
-        return { edges: level, cut: new Map<string, number>() };
-      }, signal),
+            {
+              frontier: frontier.map((id) => uid(query.workspaceId, id)),
+              direction,
+              types: relationTypes ? [...relationTypes] : null,
+            },
+          );
+          const level = result.records.map((record) => ({
+            from: record.get('from') as string,
+            to: record.get('to') as string,
+            type: record.get('type') as string,
+            weight: Number(record.get('weight')),
+          }));
+          return { edges: level, cut: new Map<string, number>() };
+        }, signal),
+      (ids) => this.getEntities({ workspaceId: query.workspaceId, ids, signal }),
     );
-    const entities = await this.getEntities({
-      workspaceId: query.workspaceId,
-      ids: [...reached.keys()],
-      signal,
-    });
-    return {
-      entities: entities
-        .map((entity) => ({ ...entity, ...reached.get(entity.id)! }))
-        .sort(
-          (left, right) =>
-            left.hop - right.hop || right.strength - left.strength || (left.id < right.id ? -1 : 1),
-        ),
-      edges,
-    };
   }
 
   async mentions({ workspaceId, entityIds, signal }: MentionsOptions): Promise<EntityMention[]> {
@@ -289,19 +279,7 @@ export class Neo4jGraphStore implements GraphStore {
          RETURN e.id AS entityId, s.sourcePath AS sourcePath, m.chunkIds[i] AS chunkId, m.counts[i] AS count`,
         { uids: entityIds.map((id) => uid(workspaceId, id)) },
       );
-      return result.records
-        .map((record) => ({
-          entityId: record.get('entityId') as string,
-          sourcePath: record.get('sourcePath') as string,
-          chunkId: record.get('chunkId') as string,
-          count: Number(record.get('count')),
-        }))
-        .sort(
-          (left, right) =>
-            compare(left.entityId, right.entityId) ||
-            compare(left.sourcePath, right.sourcePath) ||
-            compare(left.chunkId, right.chunkId),
-        );
+      return sortMentions(result.records.map(toMention));
     }, signal);
   }
 
@@ -321,19 +299,7 @@ export class Neo4jGraphStore implements GraphStore {
          RETURN e.id AS entityId, s.sourcePath AS sourcePath, m.chunkIds[i] AS chunkId, m.counts[i] AS count`,
         { ws: workspaceId, chunkIds: [...chunkIds] },
       );
-      return result.records
-        .map((record) => ({
-          entityId: record.get('entityId') as string,
-          sourcePath: record.get('sourcePath') as string,
-          chunkId: record.get('chunkId') as string,
-          count: Number(record.get('count')),
-        }))
-        .sort(
-          (left, right) =>
-            compare(left.entityId, right.entityId) ||
-            compare(left.sourcePath, right.sourcePath) ||
-            compare(left.chunkId, right.chunkId),
-        );
+      return sortMentions(result.records.map(toMention));
     }, signal);
   }
 
@@ -391,8 +357,14 @@ function uid(workspaceId: string, id: string): string {
   return `${workspaceId}\u0000${id}`;
 }
 
-function compare(left: string, right: string): number {
-  return left < right ? -1 : left > right ? 1 : 0;
+/** A row of the mention statements, which return the same columns. */
+function toMention(record: Neo4jRecord): EntityMention {
+  return {
+    entityId: record.get('entityId') as string,
+    sourcePath: record.get('sourcePath') as string,
+    chunkId: record.get('chunkId') as string,
+    count: Number(record.get('count')),
+  };
 }
 
 /** Removes a source's mentions, definitions and relations; returns the entity uids they touched. */

@@ -1,6 +1,6 @@
 import { loadSqlFile, type Sql, type SqlExecutor } from '../db/index.js';
 import { throwIfAborted } from './aborted.js';
-import { breadthFirst } from './breadth-first.js';
+import { walkNeighbourhood } from './breadth-first.js';
 import { splitEntityId } from './entity-id.js';
 import type {
   DeleteSourcesOptions,
@@ -20,6 +20,7 @@ import type {
   StrongestMentions,
   StrongestMentionsOptions,
 } from './graph-store.js';
+import { sortMentions, sortStrongest } from './mention-order.js';
 
 const sqlFile = (name: string) => loadSqlFile(new URL(`./sql/${name}`, import.meta.url));
 const REMOVE_FACTS = sqlFile('remove-facts.sql');
@@ -36,6 +37,13 @@ FROM (SELECT level.*, row_number() OVER () AS edge_order FROM (${LEVEL_EDGES}) A
 
 const ENTITY_COLUMNS = `e.type || ':' || e.normalized_name AS id, e.type, e.name, e.aliases, e.properties,
   (SELECT d.source_path FROM rag_documents d WHERE d.id = e.defined_by) AS defined_by`;
+
+type MentionRow = {
+  entity_id: string;
+  source_path: string;
+  chunk_id: string;
+  count: number;
+};
 
 type EntityRow = {
   id: string;
@@ -208,7 +216,7 @@ export class PostgresGraphStore implements GraphStore {
 
   async neighbourhood({ signal, ...query }: NeighbourhoodOptions): Promise<Neighbourhood> {
     throwIfAborted(signal);
-    const { reached, edges } = await breadthFirst(
+    return walkNeighbourhood(
       query,
       async (frontier, direction, relationTypes, perEntity) => {
         const keys = frontier.map(splitEntityId);
@@ -251,33 +259,15 @@ export class PostgresGraphStore implements GraphStore {
           cut,
         };
       },
+      (ids) => this.getEntities({ workspaceId: query.workspaceId, ids, signal }),
     );
-    const entities = await this.getEntities({
-      workspaceId: query.workspaceId,
-      ids: [...reached.keys()],
-      signal,
-    });
-    return {
-      entities: entities
-        .map((entity) => ({ ...entity, ...reached.get(entity.id)! }))
-        .sort(
-          (left, right) =>
-            left.hop - right.hop || right.strength - left.strength || (left.id < right.id ? -1 : 1),
-        ),
-      edges,
-    };
   }
 
   async mentions({ workspaceId, entityIds, signal }: MentionsOptions): Promise<EntityMention[]> {
     throwIfAborted(signal);
     if (entityIds.length === 0) return [];
     const keys = entityIds.map(splitEntityId);
-    const result = await this.reader.query<{
-      entity_id: string;
-      source_path: string;
-      chunk_id: string;
-      count: number;
-    }>(
+    const result = await this.reader.query<MentionRow>(
       `SELECT e.type || ':' || e.normalized_name AS entity_id, d.source_path, c.chunk_id, m.mentions AS count
        FROM unnest($2::text[], $3::text[]) AS k(type, normalized_name)
        JOIN rag_entities e ON e.workspace_id = $1 AND e.type = k.type AND e.normalized_name = k.normalized_name
@@ -288,14 +278,7 @@ export class PostgresGraphStore implements GraphStore {
       [workspaceId, keys.map((key) => key.type), keys.map((key) => key.normalized)],
       { signal },
     );
-    return sortMentions(
-      result.rows.map((row) => ({
-        entityId: row.entity_id,
-        sourcePath: row.source_path,
-        chunkId: row.chunk_id,
-        count: row.count,
-      })),
-    );
+    return sortMentions(result.rows.map(toMention));
   }
 
   async strongestMentions({
@@ -341,10 +324,7 @@ export class PostgresGraphStore implements GraphStore {
     }
     return {
       // Sorted here, not by the database's collation: both stores order like JavaScript.
-      mentions: mentions.sort(
-        (left, right) =>
-          compareText(left.entityId, right.entityId) || compareText(left.chunkId, right.chunkId),
-      ),
+      mentions: sortStrongest(mentions),
       spread: new Map(
         result.rows.filter((row) => row.chunk_ids).map((row) => [row.entity_id, Number(row.spread)]),
       ),
@@ -354,12 +334,7 @@ export class PostgresGraphStore implements GraphStore {
   async mentionedIn({ workspaceId, chunkIds, signal }: MentionedInOptions): Promise<EntityMention[]> {
     throwIfAborted(signal);
     if (chunkIds.length === 0) return [];
-    const result = await this.reader.query<{
-      entity_id: string;
-      source_path: string;
-      chunk_id: string;
-      count: number;
-    }>(
+    const result = await this.reader.query<MentionRow>(
       `SELECT e.type || ':' || e.normalized_name AS entity_id, d.source_path, c.chunk_id, m.mentions AS count
        FROM rag_chunks c
        JOIN rag_entity_mentions m ON m.chunk_id = c.id
@@ -369,14 +344,7 @@ export class PostgresGraphStore implements GraphStore {
       [workspaceId, [...chunkIds]],
       { signal },
     );
-    return sortMentions(
-      result.rows.map((row) => ({
-        entityId: row.entity_id,
-        sourcePath: row.source_path,
-        chunkId: row.chunk_id,
-        count: row.count,
-      })),
-    );
+    return sortMentions(result.rows.map(toMention));
   }
 
   async stats({ workspaceId, signal }: StatsOptions): Promise<GraphStats> {
@@ -400,18 +368,9 @@ export class PostgresGraphStore implements GraphStore {
   async close(): Promise<void> {}
 }
 
-/** Code-point order, the same on every backend and under every database collation. */
-function sortMentions(mentions: EntityMention[]): EntityMention[] {
-  return mentions.sort(
-    (left, right) =>
-      compareText(left.entityId, right.entityId) ||
-      compareText(left.sourcePath, right.sourcePath) ||
-      compareText(left.chunkId, right.chunkId),
-  );
-}
-
-function compareText(left: string, right: string): number {
-  return left < right ? -1 : left > right ? 1 : 0;
+/** A row of the mention statements, which select the same columns. */
+function toMention(row: MentionRow): EntityMention {
+  return { entityId: row.entity_id, sourcePath: row.source_path, chunkId: row.chunk_id, count: row.count };
 }
 
 function toEntity(row: EntityRow): GraphEntity {

@@ -1,4 +1,5 @@
 import type { EntityMention, StrongestMentions } from './graph-store.js';
+import { compareText, sortStrongest } from './mention-order.js';
 
 /**
  * `strongestMentions` from every mention of the entities: per entity the `perEntity` with the
@@ -15,17 +16,10 @@ export function strongestOf(all: readonly EntityMention[], perEntity: number): S
     spread.set(entityId, list.length);
     mentions.push(
       ...[...list]
-        .sort((left, right) => right.count - left.count || compare(left.chunkId, right.chunkId))
+        .sort((left, right) => right.count - left.count || compareText(left.chunkId, right.chunkId))
         .slice(0, Math.max(0, perEntity))
         .map(({ entityId, chunkId, count }) => ({ entityId, chunkId, count })),
     );
   }
-  mentions.sort(
-    (left, right) => compare(left.entityId, right.entityId) || compare(left.chunkId, right.chunkId),
-  );
-  return { mentions, spread };
-}
-
-function compare(left: string, right: string): number {
-  return left < right ? -1 : left > right ? 1 : 0;
+  return { mentions: sortStrongest(mentions), spread };
 }
