@@ -4,6 +4,21 @@
  * pipeline maps them to the chunks that contain them).
  */
 
+/** Textbook entities named by their number ("Algorithm 3.2"), and their containers. */
+export const NUMBERED_ENTITY_TYPES = [
+  'Formula',
+  'Algorithm',
+  'Table',
+  'Figure',
+  'Example',
+  'Exercise',
+  'Section',
+  'Chapter',
+  'Appendix',
+] as const;
+
+export type NumberedEntityType = (typeof NUMBERED_ENTITY_TYPES)[number];
+
 /** Entity types the product knows; extractors may add their own (any PascalCase word). */
 export const ENTITY_TYPES = [
   // API specifications
@@ -13,16 +28,7 @@ export const ENTITY_TYPES = [
   'Schema',
   'Field',
   'ErrorCode',
-  // textbooks: numbered entities and their containers
-  'Formula',
-  'Algorithm',
-  'Table',
-  'Figure',
-  'Section',
-  'Chapter',
-  'Example',
-  'Exercise',
-  'Appendix',
+  ...NUMBERED_ENTITY_TYPES,
   // free text
   'Identifier',
   'Acronym',

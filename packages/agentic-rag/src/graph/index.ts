@@ -1,12 +1,13 @@
 export { MAX_HOPS } from './breadth-first.js';
 export { definingPassage, holdsDefinition } from './definition.js';
 export { splitEntityId } from './entity-id.js';
-export { ENTITY_TYPES, RELATION_TYPES } from './facts.js';
+export { ENTITY_TYPES, NUMBERED_ENTITY_TYPES, RELATION_TYPES } from './facts.js';
 export type {
   DocumentFacts,
   EntityFact,
   EntityRef,
   KnownEntityType,
+  NumberedEntityType,
   RelationFact,
   RelationType,
   Span,
@@ -40,16 +41,7 @@ export type {
 export { Neo4jGraphStore, type Neo4jGraphOptions } from './neo4j.js';
 export { PostgresGraphStore } from './postgres.js';
 export { entityKey, mergeFacts, normalizeEntityName } from './resolve.js';
-export {
-  VERSION_SEGMENT,
-  isPluralName,
-  nameWords,
-  pluralWord,
-  resourceForms,
-  resourceName,
-  resourceOfPath,
-  resourceOfSchema,
-} from './naming/index.js';
+export * from './naming/index.js';
 export { candidateEntityIds } from './query-entities.js';
 export { toSourceGraph, type ChunkSpan } from './source-graph.js';
 export {
@@ -60,7 +52,6 @@ export {
   parseExtractionReply,
   type LlmEntityExtractorOptions,
   NumberedEntityExtractor,
-  NUMBERED_ENTITY_TYPES,
   CachingExtractor,
   numberedEntityName,
   OfflineEntityExtractor,
@@ -68,5 +59,4 @@ export {
   type EntityExtractor,
   type EntityReference,
   type ExtractionInput,
-  type NumberedEntityType,
 } from './extract/index.js';

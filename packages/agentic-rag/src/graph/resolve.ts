@@ -7,21 +7,21 @@
  * answer that walks through the node; a missed merge only costs a duplicate, which retrieval
  * tolerates. So folding rules are small and explicit rather than a stemmer.
  */
-import type { DocumentFacts, EntityFact, EntityRef, RelationFact, RelationType, Span } from './facts.js';
+import {
+  NUMBERED_ENTITY_TYPES,
+  type DocumentFacts,
+  type EntityFact,
+  type EntityRef,
+  type RelationFact,
+  type RelationType,
+  type Span,
+} from './facts.js';
 
-/** Types whose identity is their number ("Algorithm 3.2" is "3.2" within its type). */
-const NUMBERED_TYPES: ReadonlySet<string> = new Set([
-  'Formula',
-  'Equation',
-  'Algorithm',
-  'Table',
-  'Figure',
-  'Section',
-  'Chapter',
-  'Example',
-  'Exercise',
-  'Appendix',
-]);
+/**
+ * Types whose identity is their number ("Algorithm 3.2" is "3.2" within its type). Equation is no
+ * type of ours (an equation is a Formula) but facts from elsewhere may use it.
+ */
+const NUMBERED_TYPES: ReadonlySet<string> = new Set([...NUMBERED_ENTITY_TYPES, 'Equation']);
 
 /** Types named in code, where a dot separates namespaces rather than being punctuation. */
 const CODE_TYPES: ReadonlySet<string> = new Set(['Identifier', 'ErrorCode', 'Field']);

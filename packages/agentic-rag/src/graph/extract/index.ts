@@ -1,11 +1,5 @@
 export { NumberedEntityExtractor } from './numbered-extractor.js';
-export {
-  NUMBERED_ENTITY_TYPES,
-  numberedEntityName,
-  parseEntityReference,
-  type EntityReference,
-  type NumberedEntityType,
-} from './numbered.js';
+export { numberedEntityName, parseEntityReference, type EntityReference } from './numbered.js';
 export { OfflineEntityExtractor, type EntityExtractor, type ExtractionInput } from './offline.js';
 export { CachingExtractor } from './caching.js';
 export { BestEffortExtractor } from './best-effort.js';

@@ -13,21 +13,14 @@
  * Pure and synchronous: text in, facts out. Offsets are UTF-16 indexes into `text`.
  */
 import { ErrorCode, RagError } from '../../errors/index.js';
-import type { DocumentFacts, EntityFact, RelationFact, RelationType, Span } from '../facts.js';
-
-export const NUMBERED_ENTITY_TYPES = [
-  'Formula',
-  'Algorithm',
-  'Table',
-  'Figure',
-  'Example',
-  'Exercise',
-  'Section',
-  'Chapter',
-  'Appendix',
-] as const;
-
-export type NumberedEntityType = (typeof NUMBERED_ENTITY_TYPES)[number];
+import type {
+  DocumentFacts,
+  EntityFact,
+  NumberedEntityType,
+  RelationFact,
+  RelationType,
+  Span,
+} from '../facts.js';
 
 export interface NumberedExtractionOptions {
   /**
