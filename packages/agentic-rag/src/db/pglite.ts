@@ -2,7 +2,8 @@ import { PGlite, types, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { acquireDataDirLock } from './data-dir-lock.js';
-import type { QueryOptions, QueryResult, Sql, SqlExecutor, SqlRow } from './sql.js';
+import { ScopedSql } from './scoped-sql.js';
+import type { QueryOptions, QueryResult, SqlExecutor, SqlRow } from './sql.js';
 import { abortedError, closedDatabaseError, translateDatabaseError } from './translate-error.js';
 import { currentWorkspaceScope, SCOPE_STATEMENT } from './workspace-scope.js';
 
@@ -59,14 +60,15 @@ class PgliteExecutor implements SqlExecutor {
  * Embedded Postgres (WASM) with pgvector and pg_trgm: the zero-setup default. It is a single
  * connection, so statements and transactions are serialised by PGlite itself.
  */
-export class PgliteSql implements Sql {
+export class PgliteSql extends ScopedSql {
   readonly backend = 'pglite' as const;
-  private readonly executor: PgliteExecutor;
+  protected readonly executor: PgliteExecutor;
 
   private constructor(
     private readonly db: PGlite,
     private readonly releaseLock: () => Promise<void>,
   ) {
+    super();
     this.executor = new PgliteExecutor(db, db);
   }
 
@@ -79,20 +81,6 @@ export class PgliteSql implements Sql {
       await releaseLock();
       throw translateDatabaseError(error);
     }
-  }
-
-  query<Row extends SqlRow = SqlRow>(
-    text: string,
-    params?: readonly unknown[],
-    options?: QueryOptions,
-  ): Promise<QueryResult<Row>> {
-    if (currentWorkspaceScope() === undefined) return this.executor.query<Row>(text, params, options);
-    return this.transaction((tx) => tx.query<Row>(text, params, options), options);
-  }
-
-  exec(script: string): Promise<void> {
-    if (currentWorkspaceScope() === undefined) return this.executor.exec(script);
-    return this.transaction((tx) => tx.exec(script));
   }
 
   /** Inside withWorkspaceScope(), the transaction first switches to the walled-in role. */

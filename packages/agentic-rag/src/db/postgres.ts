@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { SOCKET_PORT } from './embedded/socket.js';
-import type { QueryOptions, QueryResult, Sql, SqlBackend, SqlExecutor, SqlRow } from './sql.js';
+import { ScopedSql } from './scoped-sql.js';
+import type { QueryOptions, QueryResult, SqlBackend, SqlExecutor, SqlRow } from './sql.js';
 import { abortedError, translateDatabaseError } from './translate-error.js';
 import { currentWorkspaceScope, scopedBeginText } from './workspace-scope.js';
 
@@ -54,13 +55,14 @@ class PgExecutor implements SqlExecutor {
 }
 
 /** node-postgres pool; used whenever DATABASE_URL is set. */
-export class PostgresSql implements Sql {
+export class PostgresSql extends ScopedSql {
   readonly backend: SqlBackend;
   private readonly pool: pg.Pool;
-  private readonly executor: PgExecutor;
+  protected readonly executor: PgExecutor;
   private readonly onClose: (() => Promise<void>) | undefined;
 
   constructor(options: PostgresSqlOptions) {
+    super();
     this.backend = options.backend ?? 'postgres';
     this.onClose = options.onClose;
     const target = options.socketDir
@@ -74,20 +76,6 @@ export class PostgresSql implements Sql {
     // An idle client losing its connection must not crash the process; the next query reconnects.
     this.pool.on('error', () => {});
     this.executor = new PgExecutor(this.pool);
-  }
-
-  query<Row extends SqlRow = SqlRow>(
-    text: string,
-    params?: readonly unknown[],
-    options?: QueryOptions,
-  ): Promise<QueryResult<Row>> {
-    if (currentWorkspaceScope() === undefined) return this.executor.query<Row>(text, params, options);
-    return this.transaction((tx) => tx.query<Row>(text, params, options), options);
-  }
-
-  exec(script: string): Promise<void> {
-    if (currentWorkspaceScope() === undefined) return this.executor.exec(script);
-    return this.transaction((tx) => tx.exec(script));
   }
 
   /**
