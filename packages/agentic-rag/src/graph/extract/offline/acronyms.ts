@@ -217,18 +217,6 @@ export function scanLongForms(
         definition: definition.definition,
       });
     }
-    const words = definition.longForm
-      .split(/[\s\-–]+/)
-      .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    const pattern = new RegExp(
-      `(?<![\\p{L}\\p{N}])${words.join('[\\s\\-–]+')}(?:e?s)?(?![\\p{L}\\p{N}])`,
-      'giu',
-    );
-    for (const match of prose.matchAll(pattern)) {
-      const end = match.index + match[0].length;
-      if (!collector.overlapsClaimed(match.index, end)) {
-        collector.add({ type: 'Acronym', name: definition.acronym, span: { start: match.index, end } });
-      }
-    }
+    collector.addPhraseUses(prose, longForm, '\\s\\-–', { type: 'Acronym', name: acronym });
   }
 }

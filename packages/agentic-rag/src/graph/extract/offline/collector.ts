@@ -58,6 +58,29 @@ export class Collector {
     if (!candidate.derived) this.claim(candidate.span.start, candidate.span.end);
   }
 
+  /**
+   * Adds the unclaimed uses of a phrase in `prose` as mentions: its words apart by any run of
+   * `separators` (the body of a character class), a plural ending allowed, whole words only.
+   */
+  addPhraseUses(
+    prose: string,
+    phrase: string,
+    separators: string,
+    mention: { type: string; name: string },
+  ): void {
+    const words = phrase
+      .split(new RegExp(`[${separators}]+`))
+      .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    const pattern = new RegExp(
+      `(?<![\\p{L}\\p{N}])${words.join(`[${separators}]+`)}(?:e?s)?(?![\\p{L}\\p{N}])`,
+      'giu',
+    );
+    for (const use of prose.matchAll(pattern)) {
+      const end = use.index + use[0].length;
+      if (!this.overlapsClaimed(use.index, end)) this.add({ ...mention, span: { start: use.index, end } });
+    }
+  }
+
   addCodeName(codeName: CodeName): void {
     this.codeNames.push(codeName);
     this.claim(codeName.span.start, codeName.span.end);

@@ -157,16 +157,6 @@ export function scanDefinedTerms(text: string, layout: Layout, collector: Collec
   // Other uses of a multi-word term ("Compare *dimensional weight*") mention it too.
   for (const term of new Set(terms)) {
     if (!/\s/.test(term)) continue;
-    const words = term.split(/[\s-]+/).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    const pattern = new RegExp(
-      `(?<![\\p{L}\\p{N}])${words.join('[\\s-]+')}(?:e?s)?(?![\\p{L}\\p{N}])`,
-      'giu',
-    );
-    for (const use of prose.matchAll(pattern)) {
-      const end = use.index + use[0].length;
-      if (!collector.overlapsClaimed(use.index, end)) {
-        collector.add({ type: 'Concept', name: term, span: { start: use.index, end } });
-      }
-    }
+    collector.addPhraseUses(prose, term, '\\s-', { type: 'Concept', name: term });
   }
 }
