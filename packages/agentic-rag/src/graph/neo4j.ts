@@ -1,4 +1,9 @@
-import neo4j, { type Driver, type ManagedTransaction, type Record as Neo4jRecord } from 'neo4j-driver';
+import neo4j, {
+  type Driver,
+  type ManagedTransaction,
+  type Record as Neo4jRecord,
+  type Session,
+} from 'neo4j-driver';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { throwIfAborted } from './aborted.js';
 import { walkNeighbourhood } from './breadth-first.js';
@@ -94,23 +99,20 @@ export class Neo4jGraphStore implements GraphStore {
     return this.database ? { database: this.database } : {};
   }
 
-  private async write<T>(work: (tx: ManagedTransaction) => Promise<T>, signal?: AbortSignal): Promise<T> {
-    throwIfAborted(signal);
-    const session = this.driver.session(this.sessionOptions());
-    try {
-      return await session.executeWrite(work);
-    } catch (error) {
-      throw asStoreError(error);
-    } finally {
-      await session.close();
-    }
+  private write<T>(work: (tx: ManagedTransaction) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return this.inSession((session) => session.executeWrite(work), signal);
   }
 
-  private async read<T>(work: (tx: ManagedTransaction) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  private read<T>(work: (tx: ManagedTransaction) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return this.inSession((session) => session.executeRead(work), signal);
+  }
+
+  /** One session a transaction, closed after it; driver errors become store errors. */
+  private async inSession<T>(run: (session: Session) => Promise<T>, signal?: AbortSignal): Promise<T> {
     throwIfAborted(signal);
     const session = this.driver.session(this.sessionOptions());
     try {
-      return await session.executeRead(work);
+      return await run(session);
     } catch (error) {
       throw asStoreError(error);
     } finally {
