@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { seededRandom } from '@agentic-rag/core/testing';
+import { weightedPicker } from './weighted-pick.js';
 
 const SYLLABLES = 'ka lo mi ne ru sa ti vo ze pa qu den tor lin mar sol ver gan hul bri'.split(' ');
 
@@ -25,21 +26,11 @@ export async function writeSyntheticCorpus(options: SyntheticCorpusOptions): Pro
     return word;
   });
   // Zipf: the word of rank r is drawn with probability ~ 1/r.
-  const weights = vocabulary.map((_, rank) => 1 / (rank + 1));
-  const total = weights.reduce((sum, weight) => sum + weight, 0);
-  const cumulative: number[] = [];
-  weights.reduce((sum, weight, index) => (cumulative[index] = sum + weight / total), 0);
-  const word = () => {
-    const target = next();
-    let low = 0;
-    let high = cumulative.length - 1;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (cumulative[middle]! < target) low = middle + 1;
-      else high = middle;
-    }
-    return vocabulary[low]!;
-  };
+  const pick = weightedPicker(
+    vocabulary.map((_, rank) => 1 / (rank + 1)),
+    next,
+  );
+  const word = () => vocabulary[pick()]!;
   const sentence = (length: number) => {
     const words = Array.from({ length }, word);
     return `${words[0]![0]!.toUpperCase()}${words.join(' ').slice(1)}.`;

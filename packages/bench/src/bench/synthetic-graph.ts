@@ -1,5 +1,6 @@
 import type { SourceGraph } from '@agentic-rag/core';
 import { seededRandom } from '@agentic-rag/core/testing';
+import { weightedPicker } from './weighted-pick.js';
 
 export interface SyntheticGraphOptions {
   workspaceId: string;
@@ -18,21 +19,10 @@ const TYPES = ['RELATED', 'REFERENCES', 'USES_FIELD', 'PART_OF'];
  */
 export function syntheticGraph(options: SyntheticGraphOptions): SourceGraph[] {
   const next = seededRandom(options.seed ?? 11);
-  const weights = Array.from({ length: options.entities }, (_, rank) => 1 / (rank + 1) ** 0.8);
-  const total = weights.reduce((sum, weight) => sum + weight, 0);
-  const cumulative: number[] = [];
-  weights.reduce((sum, weight, index) => (cumulative[index] = sum + weight / total), 0);
-  const pick = () => {
-    const target = next();
-    let low = 0;
-    let high = cumulative.length - 1;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (cumulative[middle]! < target) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  };
+  const pick = weightedPicker(
+    Array.from({ length: options.entities }, (_, rank) => 1 / (rank + 1) ** 0.8),
+    next,
+  );
   const id = (index: number) => `Concept:entity ${index}`;
   const perSource = Math.ceil(options.edges / options.sources);
   const graphs: SourceGraph[] = [];
