@@ -3,17 +3,16 @@ export type { SyntheticCorpusOptions } from './synthetic-corpus.js';
 export { syntheticGraph } from './synthetic-graph.js';
 export type { SyntheticGraphOptions } from './synthetic-graph.js';
 export { naiveWriter } from './naive-writer.js';
-export { openScratchDatabase } from './scratch-database.js';
-export { startSlowEmbeddingServer } from './slow-embedding-server.js';
-export type { SlowEmbeddingServer } from './slow-embedding-server.js';
-export { ensureCorpusPackages, parseChunkSizes, parseCorpus } from './bench-options.js';
 export {
   databaseUrl,
   dropScratchDatabase,
-  readScratchMarker,
+  openScratchDatabase,
   recreateScratchDatabase,
-  writeScratchMarker,
-} from './search-scratch.js';
+} from './scratch-database.js';
+export { startSlowEmbeddingServer } from './slow-embedding-server.js';
+export type { SlowEmbeddingServer } from './slow-embedding-server.js';
+export { ensureCorpusPackages, parseChunkSizes, parseCorpus } from './bench-options.js';
+export { readScratchMarker, writeScratchMarker } from './search-scratch.js';
 export type { ScratchMarker } from './search-scratch.js';
 export { textbookPdf } from './textbook-pdf.js';
 export type { PlacedEntity, TextbookPdf } from './textbook-pdf.js';

@@ -1,4 +1,4 @@
-import { PostgresSql } from '@agentic-rag/core';
+import { databaseExists, databaseUrl, withConnection } from './scratch-database.js';
 
 /**
  * bench:search keeps its loaded databases between runs (loading 1M chunks takes a long while), and
@@ -13,23 +13,10 @@ export interface ScratchMarker {
   queries: string[];
 }
 
-export function databaseUrl(serverUrl: string, name: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 /** The marker of database `name`, or undefined when the database or its marker does not exist. */
 export async function readScratchMarker(serverUrl: string, name: string): Promise<ScratchMarker | undefined> {
-  const admin = new PostgresSql({ connectionString: serverUrl, maxConnections: 1 });
-  try {
-    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (exists.rowCount === 0) return undefined;
-  } finally {
-    await admin.close();
-  }
-  const sql = new PostgresSql({ connectionString: databaseUrl(serverUrl, name), maxConnections: 1 });
-  try {
+  if (!(await withConnection(serverUrl, (admin) => databaseExists(admin, name)))) return undefined;
+  return withConnection(databaseUrl(serverUrl, name), async (sql) => {
     const table = await sql.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [
       MARKER_TABLE,
     ]);
@@ -38,9 +25,7 @@ export async function readScratchMarker(serverUrl: string, name: string): Promis
       `SELECT fingerprint, queries FROM ${MARKER_TABLE} LIMIT 1`,
     );
     return result.rows[0];
-  } finally {
-    await sql.close();
-  }
+  });
 }
 
 export async function writeScratchMarker(
@@ -48,8 +33,7 @@ export async function writeScratchMarker(
   name: string,
   marker: ScratchMarker,
 ): Promise<void> {
-  const sql = new PostgresSql({ connectionString: databaseUrl(serverUrl, name), maxConnections: 1 });
-  try {
+  await withConnection(databaseUrl(serverUrl, name), async (sql) => {
     await sql.query(
       `CREATE TABLE IF NOT EXISTS ${MARKER_TABLE} (fingerprint text NOT NULL, queries jsonb NOT NULL)`,
     );
@@ -58,28 +42,5 @@ export async function writeScratchMarker(
       marker.fingerprint,
       JSON.stringify(marker.queries),
     ]);
-  } finally {
-    await sql.close();
-  }
-}
-
-/** Drops database `name` (connections closed) and creates it empty; returns its URL. */
-export async function recreateScratchDatabase(serverUrl: string, name: string): Promise<string> {
-  const admin = new PostgresSql({ connectionString: serverUrl, maxConnections: 1 });
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.close();
-  }
-  return databaseUrl(serverUrl, name);
-}
-
-export async function dropScratchDatabase(serverUrl: string, name: string): Promise<void> {
-  const admin = new PostgresSql({ connectionString: serverUrl, maxConnections: 1 });
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  } finally {
-    await admin.close();
-  }
+  });
 }

@@ -7,11 +7,11 @@ import {
   benchArguments,
   formatTable,
   parseBackends,
+  recreateScratchDatabase,
   report,
   requireBenchServer,
   verdict,
 } from '../bench/index.js';
-import { PostgresSql } from '@agentic-rag/core';
 import { seededRandom } from '@agentic-rag/core/testing';
 import { percentile } from '../eval/index.js';
 import { childEnvironment, cliConfig, EXIT, runCli } from '@agentic-rag/core/cli';
@@ -79,27 +79,16 @@ async function main(): Promise<number> {
     .map((line) => (JSON.parse(line) as { question: string }).question);
   const results: LoadResult[] = [];
   for (const backend of backends) {
+    // The scratch database, dropped and created again: every run starts from the same state.
     const databaseUrl =
-      backend === 'postgres' ? await emptyScratchDatabase(requireBenchServer(config, 'postgres')) : null;
+      backend === 'postgres'
+        ? await recreateScratchDatabase(requireBenchServer(config, 'postgres'), DATABASE)
+        : null;
     if (!values.json) console.error(`bench:load: ${backend}: starting the API…`);
     results.push(await runBackend(backend, databaseUrl, questions, options, !values.json));
   }
   report(values.json, results, () => humanReport(results));
   return EXIT.ok;
-}
-
-/** The scratch database, dropped and created again: every run starts from the same state. */
-async function emptyScratchDatabase(serverUrl: string): Promise<string> {
-  const admin = new PostgresSql({ connectionString: serverUrl, maxConnections: 1 });
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${DATABASE}`);
-  } finally {
-    await admin.close();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${DATABASE}`;
-  return url.toString();
 }
 
 /** `pnpm start` on its own data, ready once it logged api-ready; stopped with SIGTERM. */

@@ -8,6 +8,7 @@ import {
   benchArguments,
   benchLog,
   benchServerUrl,
+  databaseUrl,
   formatTable,
   openScratchDatabase,
   report,
@@ -90,8 +91,8 @@ async function main(): Promise<number> {
     seed: 9,
   });
   const sql = await openScratchDatabase(serverUrl, DATABASE);
-  const databaseUrl = new URL(serverUrl);
-  databaseUrl.pathname = `/${DATABASE}`;
+  // The workers reach the same scratch database through their own DATABASE_URL.
+  const scratchUrl = databaseUrl(serverUrl, DATABASE);
   const queueName = `bench-queue-${randomUUID().slice(0, 8)}`;
   const benchConfig = {
     ...config,
@@ -116,9 +117,7 @@ async function main(): Promise<number> {
 
     for (const workers of [1, 2]) {
       const processes = await Promise.all(
-        Array.from({ length: workers }, () =>
-          startWorker(databaseUrl.toString(), config.REDIS_URL!, queueName),
-        ),
+        Array.from({ length: workers }, () => startWorker(scratchUrl, config.REDIS_URL!, queueName)),
       );
       try {
         const row = await measure(runtime, 'queue', workers, corpus, async (workspaceId) => {
@@ -168,7 +167,7 @@ async function main(): Promise<number> {
         await sql.query('DELETE FROM rag_stage_outputs');
         const processes = await Promise.all(
           Array.from({ length: workers }, () =>
-            startWorker(databaseUrl.toString(), config.REDIS_URL!, queueName, {
+            startWorker(scratchUrl, config.REDIS_URL!, queueName, {
               RAG_EMBEDDER: 'openai',
               RAG_EMBEDDER_BASE_URL: server.url,
               RAG_EMBEDDER_MODEL: 'bench-remote',
