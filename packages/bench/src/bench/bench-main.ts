@@ -127,6 +127,21 @@ export interface Column<Row> {
   align?: 'left' | 'right';
 }
 
+/**
+ * The latency columns of a results table (`p50 ms`, `p95 ms`, `mean ms`, or those of `figures`),
+ * right-aligned at `digits` decimals: the same figures read the same in every bench:* table.
+ */
+export function latencyColumns<
+  Row extends Pick<Latency, Figure>,
+  Figure extends keyof Latency = keyof Latency,
+>(digits: number, figures: readonly Figure[] = ['p50', 'p95', 'mean'] as Figure[]): Column<Row>[] {
+  return figures.map((figure) => ({
+    header: `${figure} ms`,
+    value: (row: Row) => row[figure].toFixed(digits),
+    align: 'right',
+  }));
+}
+
 /** A plain-text table, each column as wide as its widest cell; trailing spaces trimmed. */
 export function formatTable<Row>(columns: readonly Column<Row>[], rows: readonly Row[]): string {
   const cells = rows.map((row) => columns.map((column) => column.value(row)));

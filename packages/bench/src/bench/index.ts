@@ -23,6 +23,7 @@ export {
   formatTable,
   keyCheckPair,
   latency,
+  latencyColumns,
   measureConcurrently,
   openBenchDatabase,
   parseBackends,

@@ -6,6 +6,7 @@ import {
   formatTable,
   keyCheckPair,
   latency,
+  latencyColumns,
   measureConcurrently,
   openScratchDatabase,
   report,
@@ -89,11 +90,7 @@ async function main(): Promise<number> {
       async (query: string) => {
         const caller = await service.authenticate(authorization);
         const result = await service.answer(caller, { query, workspaceId: WORKSPACE });
-        if (result.cached !== expectCached)
-          throw new RagError(
-            ErrorCode.INTERNAL,
-            `expected a cache ${expectCached ? 'hit' : 'miss'} for "${query}"`,
-          );
+        expectCache(query, result.cached, expectCached);
       };
     const emptyCache = () =>
       sql.query('UPDATE rag_workspaces SET corpus_version = corpus_version + 1 WHERE id = $1', [WORKSPACE]);
@@ -142,9 +139,7 @@ async function main(): Promise<number> {
         { header: 'mode', value: (row: Row) => row.mode },
         { header: 'clients', value: (row) => row.clients },
         { header: 'questions', value: (row) => row.questions },
-        { header: 'p50 ms', value: (row) => row.p50.toFixed(2), align: 'right' },
-        { header: 'p95 ms', value: (row) => row.p95.toFixed(2), align: 'right' },
-        { header: 'mean ms', value: (row) => row.mean.toFixed(2), align: 'right' },
+        ...latencyColumns<Row>(2),
         { header: 'per s', value: (row) => row.perSecond.toFixed(1), align: 'right' },
         { header: 'target', value: (row) => row.target },
       ],
@@ -170,13 +165,13 @@ async function retrieveOnly(runtime: RagRuntime, query: string): Promise<void> {
 
 async function answer(runtime: RagRuntime, query: string, expectCached: boolean): Promise<void> {
   const result = await runtime.orchestrator.answer({ query, workspaceId: WORKSPACE });
-  // A benchmark that silently measured the wrong path would be worse than none.
-  if (result.cached !== expectCached) {
-    throw new RagError(
-      ErrorCode.INTERNAL,
-      `expected a cache ${expectCached ? 'hit' : 'miss'} for "${query}"`,
-    );
-  }
+  expectCache(query, result.cached, expectCached);
+}
+
+/** A benchmark that silently measured the wrong path would be worse than none. */
+function expectCache(query: string, cached: boolean, expected: boolean): void {
+  if (cached !== expected)
+    throw new RagError(ErrorCode.INTERNAL, `expected a cache ${expected ? 'hit' : 'miss'} for "${query}"`);
 }
 
 /** Every question once, spread over `clients` concurrent workers; latency per question. */
