@@ -15,7 +15,8 @@ import {
   type GoldenPass,
 } from '../eval/index.js';
 import { createRuntime, type RagRuntime } from '@agentic-rag/core/runtime';
-import { EXIT, ProgressBar } from '@agentic-rag/core/cli';
+import { EXIT } from '@agentic-rag/core/cli';
+import { progressBars } from './cli-support.js';
 
 export interface GoldenCommandOptions {
   dataset: string;
@@ -78,7 +79,6 @@ export async function goldenCommand(
           logger,
         }))
       : null;
-    const bars = new Map<GoldenPass, ProgressBar>();
     const report = await runGolden({
       dataset: path.relative(process.cwd(), path.resolve(options.dataset)) || options.dataset,
       entries,
@@ -91,11 +91,7 @@ export async function goldenCommand(
       ...(options.json
         ? {}
         : {
-            onProgress: (pass: GoldenPass, done: number, total: number) => {
-              if (!bars.has(pass)) bars.set(pass, new ProgressBar({ label: `eval ${pass.padEnd(5)}` }));
-              bars.get(pass)!.update(done, total, 'questions');
-              if (done === total) bars.get(pass)!.finish();
-            },
+            onProgress: progressBars((pass: GoldenPass) => `eval ${pass.padEnd(5)}`, 'questions'),
           }),
     });
     const files = await writeGoldenReport(report, options.out);

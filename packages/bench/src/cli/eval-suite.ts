@@ -20,7 +20,8 @@ import {
   type SuiteRow,
 } from '../eval/index.js';
 import { createRuntime } from '@agentic-rag/core/runtime';
-import { cliConfig, cliLogger, EXIT, ProgressBar } from '@agentic-rag/core/cli';
+import { cliConfig, cliLogger, EXIT } from '@agentic-rag/core/cli';
+import { progressBars } from './cli-support.js';
 
 const SUITES = ['retrieval', 'api', 'manuals'] as const;
 type Suite = (typeof SUITES)[number];
@@ -65,12 +66,9 @@ export async function suiteCommand(
     only ? sets.filter((set) => only.includes(set.name)) : sets;
   const config = cliConfig();
   const runtime = await createRuntime({ config, logger: cliLogger(config, json ? 'quiet' : 'normal') });
-  const bars = new Map<string, ProgressBar>();
+  const bars = progressBars((label: string) => label, 'questions');
   const onProgress = (label: string, done: number, total: number) => {
-    if (json) return;
-    if (!bars.has(label)) bars.set(label, new ProgressBar({ label }));
-    bars.get(label)!.update(done, total, 'questions');
-    if (done === total) bars.get(label)!.finish();
+    if (!json) bars(label, done, total);
   };
   const onSkip = (name: string, reason: string) => console.error(`skipped ${name}: ${reason}`);
   const onPhase = (line: string) => {

@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { assertWorkspaceId, ErrorCode, RagError } from '@agentic-rag/core';
 import { EVAL_MODES, loadBeirDataset, runBeir, type BeirReport, type EvalMode } from '../eval/index.js';
 import { createRuntime } from '@agentic-rag/core/runtime';
-import { cliConfig, cliLogger, EXIT, ProgressBar, runCli } from '@agentic-rag/core/cli';
+import { cliConfig, cliLogger, EXIT, runCli } from '@agentic-rag/core/cli';
+import { progressBars } from './cli-support.js';
 import { compareCommand, goldenCommand } from './eval-golden.js';
 import { suiteCommand } from './eval-suite.js';
 
@@ -138,7 +139,6 @@ async function main(): Promise<number> {
     logger: cliLogger(config, values.json ? 'quiet' : 'normal'),
   });
   try {
-    const bars = new Map<EvalMode, ProgressBar>();
     const report = await runBeir({
       dataset,
       workspaceId: values.workspace,
@@ -148,11 +148,7 @@ async function main(): Promise<number> {
       ...(values.json
         ? {}
         : {
-            onProgress: (mode: EvalMode, done: number, total: number) => {
-              if (!bars.has(mode)) bars.set(mode, new ProgressBar({ label: `eval ${mode.padEnd(7)}` }));
-              bars.get(mode)!.update(done, total, 'queries');
-              if (done === total) bars.get(mode)!.finish();
-            },
+            onProgress: progressBars((mode: EvalMode) => `eval ${mode.padEnd(7)}`, 'queries'),
           }),
     });
     if (values.json) console.log(JSON.stringify(report));
