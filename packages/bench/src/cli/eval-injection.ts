@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import {
   discoverFiles,
   loadConfig,
@@ -13,6 +12,7 @@ import {
 } from '@agentic-rag/core';
 import { createRuntime } from '@agentic-rag/core/runtime';
 import { EXIT, runCli } from '@agentic-rag/core/cli';
+import { benchArguments } from '../bench/index.js';
 import {
   loadInjectionCases,
   loadInjectionDocuments,
@@ -45,19 +45,12 @@ const DEFAULT_CORPUS = fileURLToPath(new URL('eval/injection', REPO));
 const WORKSPACE = 'eval-injection';
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      corpus: { type: 'string' },
-      scan: { type: 'string' },
-      units: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
+  const values = benchArguments(HELP, {
+    corpus: { type: 'string' },
+    scan: { type: 'string' },
+    units: { type: 'string' },
   });
-  if (values.help) {
-    console.log(HELP);
-    return EXIT.ok;
-  }
+  if (!values) return EXIT.ok;
   if (values.scan) return scan(values.scan, values.json);
   if (values.units) return judgeUnits(values.units, values.json);
 
