@@ -8,3 +8,5 @@ export type { PartOfSpeech, Sense } from './wordnet.js';
 export { contentStems } from './words.js';
 export { compoundParts } from './compounds.js';
 export { warmLexicon } from './warm.js';
+export { splitLines } from './lines.js';
+export type { TextLine } from './lines.js';

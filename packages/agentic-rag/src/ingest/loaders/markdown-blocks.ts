@@ -1,24 +1,5 @@
+import { splitLines, type TextLine } from '../../lexicon/index.js';
 import type { Block, BlockType } from '../document.js';
-
-interface Line {
-  text: string;
-  start: number;
-  /** Offset just past the line's last character (before its newline). */
-  end: number;
-}
-
-function splitLines(text: string): Line[] {
-  const lines: Line[] = [];
-  let start = 0;
-  while (start <= text.length) {
-    const newline = text.indexOf('\n', start);
-    const end = newline === -1 ? text.length : newline;
-    lines.push({ text: text.slice(start, end), start, end });
-    if (newline === -1) break;
-    start = newline + 1;
-  }
-  return lines;
-}
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const ATX_HEADING = /^ {0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$/;
@@ -41,7 +22,7 @@ export function parseMarkdownBlocks(text: string): Block[] {
     if (open) blocks.push({ type: open.type, start: open.start, end: open.end });
     open = null;
   };
-  const extend = (type: BlockType, line: Line) => {
+  const extend = (type: BlockType, line: TextLine) => {
     if (open && open.type === type) open.end = line.end;
     else {
       close();

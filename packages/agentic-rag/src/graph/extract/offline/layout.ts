@@ -1,4 +1,5 @@
 /** Layout: what of the text is prose, code span, fence; paragraphs; headings. */
+import { splitLines, type TextLine } from '../../../lexicon/index.js';
 
 export interface Region {
   start: number;
@@ -23,24 +24,7 @@ export interface Layout {
   lowercaseWords: ReadonlySet<string>;
 }
 
-interface Line extends Region {
-  text: string;
-}
-
-function splitLines(text: string): Line[] {
-  const lines: Line[] = [];
-  let start = 0;
-  while (start <= text.length) {
-    const newline = text.indexOf('\n', start);
-    const end = newline === -1 ? text.length : newline;
-    lines.push({ start, end, text: text.slice(start, end) });
-    if (newline === -1) break;
-    start = newline + 1;
-  }
-  return lines;
-}
-
-function findFences(lines: readonly Line[]): Region[] {
+function findFences(lines: readonly TextLine[]): Region[] {
   const fences: Region[] = [];
   let open: { marker: string; start: number } | null = null;
   for (const line of lines) {
@@ -140,7 +124,7 @@ export function analyseLayout(text: string): Layout {
  * lines inside and each table row is its own unit: a row is a record, and a whole table as one
  * paragraph would relate every row to every other.
  */
-function findUnits(lines: readonly Line[], fences: readonly Region[]): Region[] {
+function findUnits(lines: readonly TextLine[], fences: readonly Region[]): Region[] {
   const units: Region[] = [];
   let current: Region | null = null;
   const close = () => {
