@@ -23,6 +23,14 @@ const minCorpusVersion = {
     'Read at least this corpus version: the corpusVersion a write returned (answers are never older than their ETag’s version either way)',
   schema: { type: 'integer', minimum: 0 },
 };
+/** A JSON request body. */
+const jsonBody = (schema: object) => ({ required: true, content: { 'application/json': { schema } } });
+/** A JSON answer: what it is, its caching headers when it is cached, and its schema. */
+const jsonAnswer = (description: string, schema: object, headers?: object) => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: { 'application/json': { schema } },
+});
 const cached = (seconds: number) => ({
   ETag: { description: 'Weak tag of the request and the corpus version', schema: { type: 'string' } },
   'Cache-Control': { description: cacheControl(seconds), schema: { type: 'string' } },
@@ -52,70 +60,59 @@ export const OPENAPI_DOCUMENT = {
       post: {
         summary: 'Hybrid search, answered as the numbered entities the best passages hold',
         parameters: [workspace, minCorpusVersion],
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['query'],
-                properties: {
-                  query: { type: 'string', minLength: 3 },
-                  k: { type: 'integer', minimum: 1, maximum: 20, default: 5 },
-                  traverse_types: { type: 'array', items: { type: 'string', enum: TRAVERSE_TYPES } },
-                  filters: {
-                    type: 'object',
-                    additionalProperties: false,
-                    properties: {
-                      chapter: { type: ['string', 'integer'] },
-                      section: { type: 'string' },
-                      page_number: { type: 'integer' },
-                    },
-                  },
-                },
+        requestBody: jsonBody({
+          type: 'object',
+          additionalProperties: false,
+          required: ['query'],
+          properties: {
+            query: { type: 'string', minLength: 3 },
+            k: { type: 'integer', minimum: 1, maximum: 20, default: 5 },
+            traverse_types: { type: 'array', items: { type: 'string', enum: TRAVERSE_TYPES } },
+            filters: {
+              type: 'object',
+              additionalProperties: false,
+              properties: {
+                chapter: { type: ['string', 'integer'] },
+                section: { type: 'string' },
+                page_number: { type: 'integer' },
               },
             },
           },
-        },
+        }),
         responses: {
-          '200': {
-            description: 'Results sorted by score, descending',
-            headers: cached(86400),
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  required: ['results', 'total_count'],
-                  properties: {
-                    results: {
-                      type: 'array',
-                      items: {
-                        type: 'object',
-                        properties: {
-                          ...entityFields,
-                          content: { type: 'string' },
-                          score: { type: 'number' },
-                        },
-                      },
+          '200': jsonAnswer(
+            'Results sorted by score, descending',
+            {
+              type: 'object',
+              required: ['results', 'total_count'],
+              properties: {
+                results: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    properties: {
+                      ...entityFields,
+                      content: { type: 'string' },
+                      score: { type: 'number' },
                     },
-                    total_count: { type: 'integer' },
-                    did_you_mean: {
-                      type: 'string',
-                      description: 'The corrected words, as the corpus writes them',
-                    },
-                    corrections: {
-                      type: 'array',
-                      items: {
-                        type: 'object',
-                        properties: { from: { type: 'string' }, to: { type: 'string' } },
-                      },
-                    },
+                  },
+                },
+                total_count: { type: 'integer' },
+                did_you_mean: {
+                  type: 'string',
+                  description: 'The corrected words, as the corpus writes them',
+                },
+                corrections: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    properties: { from: { type: 'string' }, to: { type: 'string' } },
                   },
                 },
               },
             },
-          },
+            cached(86400),
+          ),
           '304': { description: 'Not modified (If-None-Match matched)' },
           '400': error,
           '404': error,
@@ -126,73 +123,62 @@ export const OPENAPI_DOCUMENT = {
       post: {
         summary: 'Relationships of entities, one hop out',
         parameters: [workspace],
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['document_ids'],
-                properties: {
-                  document_ids: {
-                    type: 'array',
-                    minItems: 1,
-                    maxItems: 50,
-                    items: {
-                      type: 'string',
-                      description:
-                        'algorithm_3_2; also algorithm:3.2, short types such as algo_3_2, and chunk ids (32 hex digits)',
-                      example: 'formula_3_2',
-                    },
-                  },
-                  traverse_types: { type: 'array', items: { type: 'string', enum: RELATION_TYPES } },
-                },
+        requestBody: jsonBody({
+          type: 'object',
+          additionalProperties: false,
+          required: ['document_ids'],
+          properties: {
+            document_ids: {
+              type: 'array',
+              minItems: 1,
+              maxItems: 50,
+              items: {
+                type: 'string',
+                description:
+                  'algorithm_3_2; also algorithm:3.2, short types such as algo_3_2, and chunk ids (32 hex digits)',
+                example: 'formula_3_2',
               },
             },
+            traverse_types: { type: 'array', items: { type: 'string', enum: RELATION_TYPES } },
           },
-        },
+        }),
         responses: {
-          '200': {
-            description: 'Unknown but well-formed ids are left out and named in metadata.warnings',
-            headers: cached(86400),
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  properties: {
-                    expanded_documents: {
-                      type: 'array',
-                      items: {
-                        type: 'object',
-                        properties: {
-                          id: { type: 'string' },
-                          type: { type: 'string' },
-                          content: { type: 'string' },
-                          relationships: {
-                            type: 'array',
-                            items: {
-                              type: 'object',
-                              properties: {
-                                type: { type: 'string', enum: RELATION_TYPES },
-                                target_id: { type: 'string' },
-                                target_type: { type: 'string' },
-                              },
-                            },
+          '200': jsonAnswer(
+            'Unknown but well-formed ids are left out and named in metadata.warnings',
+            {
+              type: 'object',
+              properties: {
+                expanded_documents: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    properties: {
+                      id: { type: 'string' },
+                      type: { type: 'string' },
+                      content: { type: 'string' },
+                      relationships: {
+                        type: 'array',
+                        items: {
+                          type: 'object',
+                          properties: {
+                            type: { type: 'string', enum: RELATION_TYPES },
+                            target_id: { type: 'string' },
+                            target_type: { type: 'string' },
                           },
                         },
                       },
                     },
-                    relationship_count: { type: 'integer' },
-                    metadata: {
-                      type: 'object',
-                      properties: { warnings: { type: 'array', items: { type: 'string' } } },
-                    },
                   },
+                },
+                relationship_count: { type: 'integer' },
+                metadata: {
+                  type: 'object',
+                  properties: { warnings: { type: 'array', items: { type: 'string' } } },
                 },
               },
             },
-          },
+            cached(86400),
+          ),
           '304': { description: 'Not modified' },
           '400': error,
         },
@@ -217,23 +203,19 @@ export const OPENAPI_DOCUMENT = {
           workspace,
         ],
         responses: {
-          '200': {
-            description: 'The entity',
-            headers: cached(604800),
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  properties: {
-                    ...entityFields,
-                    content: { type: 'string' },
-                    references: { type: 'array', items: { type: 'string' }, example: ['formula_3_2'] },
-                    cited_by: { type: 'array', items: { type: 'string' }, example: ['exercise_3_2'] },
-                  },
-                },
+          '200': jsonAnswer(
+            'The entity',
+            {
+              type: 'object',
+              properties: {
+                ...entityFields,
+                content: { type: 'string' },
+                references: { type: 'array', items: { type: 'string' }, example: ['formula_3_2'] },
+                cited_by: { type: 'array', items: { type: 'string' }, example: ['exercise_3_2'] },
               },
             },
-          },
+            cached(604800),
+          ),
           '304': { description: 'Not modified' },
           '400': error,
           '404': error,
@@ -253,34 +235,27 @@ export const OPENAPI_DOCUMENT = {
               'Workspace to answer from when the body has no workspaceId (default: the server’s AGENTIC_RAG_WORKSPACE)',
           },
         ],
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['query'],
-                description: 'ragAnswer’s input as GraphQL takes it (RagAnswerInput)',
-                properties: {
-                  query: { type: 'string', minLength: 1, example: 'How do I create a location?' },
-                  workspaceId: { type: 'string' },
-                  topK: { type: 'integer', minimum: 1, maximum: 50 },
-                  useHyde: { type: 'boolean' },
-                  useTools: { type: 'boolean' },
-                  filters: { type: 'object', description: 'As RagAnswerInput.filters' },
-                  debug: { type: 'boolean' },
-                  minCorpusVersion: { type: 'integer', minimum: 0 },
-                  conversationId: {
-                    type: 'string',
-                    maxLength: 64,
-                    description: 'Continue this conversation (not with startConversation)',
-                  },
-                  startConversation: { type: 'boolean', description: 'Begin a conversation' },
-                },
-              },
+        requestBody: jsonBody({
+          type: 'object',
+          required: ['query'],
+          description: 'ragAnswer’s input as GraphQL takes it (RagAnswerInput)',
+          properties: {
+            query: { type: 'string', minLength: 1, example: 'How do I create a location?' },
+            workspaceId: { type: 'string' },
+            topK: { type: 'integer', minimum: 1, maximum: 50 },
+            useHyde: { type: 'boolean' },
+            useTools: { type: 'boolean' },
+            filters: { type: 'object', description: 'As RagAnswerInput.filters' },
+            debug: { type: 'boolean' },
+            minCorpusVersion: { type: 'integer', minimum: 0 },
+            conversationId: {
+              type: 'string',
+              maxLength: 64,
+              description: 'Continue this conversation (not with startConversation)',
             },
+            startConversation: { type: 'boolean', description: 'Begin a conversation' },
           },
-        },
+        }),
         responses: {
           '200': {
             description:
@@ -340,40 +315,25 @@ export const OPENAPI_DOCUMENT = {
           },
         ],
         responses: {
-          '200': {
-            description: 'What became of the page’s document',
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  required: [
-                    'url',
-                    'site',
-                    'outcome',
-                    'http_status',
-                    'conditional',
-                    'chunks',
-                    'corpus_version',
-                  ],
-                  properties: {
-                    url: { type: 'string', description: 'The document id: the URL without its fragment' },
-                    site: { type: 'string', description: 'The origin, the document’s source root' },
-                    outcome: { type: 'string', enum: ['added', 'updated', 'unchanged', 'removed'] },
-                    http_status: { type: 'integer', description: 'The site’s answer (304: not modified)' },
-                    conditional: {
-                      type: 'boolean',
-                      description: 'True when the stored validators were sent',
-                    },
-                    chunks: { type: 'integer', description: 'Chunks written' },
-                    corpus_version: {
-                      type: 'integer',
-                      description: 'The workspace’s corpus version after the refresh',
-                    },
-                  },
-                },
+          '200': jsonAnswer('What became of the page’s document', {
+            type: 'object',
+            required: ['url', 'site', 'outcome', 'http_status', 'conditional', 'chunks', 'corpus_version'],
+            properties: {
+              url: { type: 'string', description: 'The document id: the URL without its fragment' },
+              site: { type: 'string', description: 'The origin, the document’s source root' },
+              outcome: { type: 'string', enum: ['added', 'updated', 'unchanged', 'removed'] },
+              http_status: { type: 'integer', description: 'The site’s answer (304: not modified)' },
+              conditional: {
+                type: 'boolean',
+                description: 'True when the stored validators were sent',
+              },
+              chunks: { type: 'integer', description: 'Chunks written' },
+              corpus_version: {
+                type: 'integer',
+                description: 'The workspace’s corpus version after the refresh',
               },
             },
-          },
+          }),
           '400': error,
           '401': error,
           '403': error,
