@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { CodegenConfig } from '@graphql-codegen/cli';
-import { formatGenerated, schemaPath } from './codegen-shared.js';
+import { formatGenerated, schemaPath } from '../../packages/client/codegen-shared.js';
 
 export { formatGenerated };
 

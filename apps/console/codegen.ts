@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { operationsCodegen } from '../api/codegen-shared.js';
+import { operationsCodegen } from '../../packages/client/codegen-shared.js';
 
-export { formatGenerated } from '../api/codegen-shared.js';
+export { formatGenerated } from '../../packages/client/codegen-shared.js';
 
 /** The console's operations (src/api/operations.ts) and their generated types (src/api/generated/graphql.ts). */
 export const outputPath = fileURLToPath(new URL('./src/api/generated/graphql.ts', import.meta.url));

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { operationsCodegen } from '../../apps/api/codegen-shared.js';
+import { operationsCodegen } from './codegen-shared.js';
 
-export { formatGenerated } from '../../apps/api/codegen-shared.js';
+export { formatGenerated } from './codegen-shared.js';
 
 /** The client's operations (src/operations.ts) and their generated types (src/generated/graphql.ts). */
 export const outputPath = fileURLToPath(new URL('./src/generated/graphql.ts', import.meta.url));

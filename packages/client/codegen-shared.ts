@@ -4,10 +4,13 @@ import { format, resolveConfig } from 'prettier';
 
 /**
  * What every `pnpm codegen` config shares: the server's schema.graphql, the source of truth, and
- * the formatting of what it generates. The API generates its resolver types (codegen.ts); the
- * client and the console generate their operations' types with `operationsCodegen`.
+ * the formatting of what it generates. The API generates its resolver types (its codegen.ts); the
+ * client and the console generate their operations' types with `operationsCodegen`. It lives with
+ * the client, the lowest of the three, so that each of them imports it downwards.
  */
-export const schemaPath = fileURLToPath(new URL('./src/graphql/schema.graphql', import.meta.url));
+export const schemaPath = fileURLToPath(
+  new URL('../../apps/api/src/graphql/schema.graphql', import.meta.url),
+);
 
 /** Formatted like the rest of the code, so `prettier --check .` holds. */
 export async function formatGenerated(path: string, content: string): Promise<string> {
