@@ -1,12 +1,5 @@
 import { existsSync } from 'node:fs';
-import {
-  localOperator,
-  RagService,
-  redactConfig,
-  startTracing,
-  watchQueue,
-  type Logger,
-} from '@agentic-rag/core';
+import { localOperator, RagService, redactConfig, startTracing, type Logger } from '@agentic-rag/core';
 import {
   consoleUrl,
   createRuntime,
@@ -30,9 +23,8 @@ async function main(): Promise<void> {
   const tracing = startTracing({ config, serviceName: 'agentic-rag-api' });
 
   const runtime = await createRuntime({ config, logger, queue: true });
-  const { queue } = runtime;
-  const unwatch = queue ? watchQueue(() => queue.counts()) : () => {};
   const service = new RagService(runtime);
+  const unwatch = service.watchQueueDepth();
   // The quick start stays two commands with auth on: the first start mints an admin key.
   let adminKey: ReadyFacts['adminKey'] = { none: 'auth-off' };
   if (service.authEnabled) {

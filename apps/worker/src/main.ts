@@ -1,13 +1,5 @@
-import {
-  IngestQueue,
-  RagService,
-  createJsonLogger,
-  redactConfig,
-  startIngestWorker,
-  startTracing,
-  watchQueue,
-} from '@agentic-rag/core';
-import { createRuntime, runService, serviceConfig } from '@agentic-rag/core/runtime';
+import { RagService, createJsonLogger, redactConfig, startTracing, watchQueue } from '@agentic-rag/core';
+import { createRuntime, runService, serviceConfig, startDataPlane } from '@agentic-rag/core/runtime';
 import { startMetricsServer } from './metrics-server.js';
 
 /**
@@ -49,9 +41,7 @@ async function main(): Promise<void> {
   });
   const runtime = await createRuntime({ config, logger, recordStages: true });
   service = new RagService(runtime, { limiter: null });
-  // The producer side too: the worker's reconciler enqueues again what Redis lost.
-  const queue = new IngestQueue(config, runtime.jobs);
-  const { worker, counts, close } = await startIngestWorker({ ...runtime, queue });
+  const { worker, counts, close } = await startDataPlane(runtime);
   worker.on('completed', (job) => logger.info('job completed', { event: 'job-completed', jobId: job.id }));
   const unwatch = watchQueue(counts);
   logger.info('worker ready', {
@@ -68,7 +58,6 @@ async function main(): Promise<void> {
     logger.info('stopping', { event: 'worker-stopping', signal });
     unwatch();
     await close();
-    await queue.close();
     await metrics.close();
     await runtime.close();
     await tracing.shutdown();

@@ -3,7 +3,7 @@ export { PostgresSql } from './postgres.js';
 export type { PostgresSqlOptions } from './postgres.js';
 export { PgliteSql } from './pglite.js';
 export type { PgliteSqlOptions } from './pglite.js';
-export { openSql } from './open-sql.js';
+export { migrateDatabase, openSql } from './open-sql.js';
 export { openEmbedded } from './embedded/index.js';
 export type { OpenEmbeddedOptions } from './embedded/index.js';
 export { migrate, DEFAULT_MIGRATIONS_DIR } from './migrate.js';

@@ -7,3 +7,4 @@ export type { ServiceLog } from './service-log.js';
 export { consoleUrl, readyLine } from './ready-line.js';
 export type { ReadyFacts } from './ready-line.js';
 export { warmLexicon } from '../lexicon/index.js';
+export { startDataPlane } from './data-plane.js';

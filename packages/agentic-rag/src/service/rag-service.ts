@@ -3,7 +3,7 @@ import { createRateLimiter, type ApiKeyStore, type RateLimiter } from '../auth/i
 import type { Config } from '../config/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
 import type { RagRuntime } from '../runtime/index.js';
-import type { Logger } from '../telemetry/index.js';
+import { watchQueue, type Logger } from '../telemetry/index.js';
 import * as admin from './admin.js';
 import * as answers from './answers.js';
 import * as crawls from './crawls.js';
@@ -132,6 +132,15 @@ export class RagService {
     };
     await this.gate.admit(caller);
     return caller;
+  }
+
+  /**
+   * Puts this deployment's ingest queue depth into /metrics (queued, active, failed jobs, read at
+   * each scrape); the returned function takes it out. Nothing to watch without a queue.
+   */
+  watchQueueDepth(): () => void {
+    const queue = this.gate.runtime.queue;
+    return queue ? watchQueue(() => queue.counts()) : () => {};
   }
 
   /** True when `authorization` carries METRICS_TOKEN (a scraper's credential for /metrics only). */
