@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
-import { asApiError, graphql, type ApiError } from '../api/graphql.js';
+import { useState } from 'react';
 import { EVAL_RUN, EVAL_RUNS } from '../api/operations.js';
 import type { EvalRun, EvalRunDetail } from '../api/types.js';
+import { useGraphqlRead } from '../api/use-graphql-read.js';
 import { ErrorMessage } from '../layout/ErrorMessage.js';
 import { useSession } from '../session/session.js';
 import { BarChart, type Bar } from './BarChart.js';
@@ -36,22 +36,9 @@ const shown = (metric: Metric, value: number) =>
 /** Golden eval runs (`pnpm rag:eval` reports the API reads from disk) with charts (admin keys). */
 export function EvalRunsPage() {
   const { apiKey } = useSession();
-  const [runs, setRuns] = useState<EvalRun[] | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
+  const { data, error } = useGraphqlRead<{ evalRuns: EvalRun[] }>(apiKey, EVAL_RUNS, { limit: 50 });
+  const runs = data?.evalRuns ?? null;
   const [chosenId, setChosenId] = useState<string | null>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    graphql<{ evalRuns: EvalRun[] }>(apiKey, EVAL_RUNS, { limit: 50 }, controller.signal)
-      .then((data) => {
-        setRuns(data.evalRuns);
-        setError(null);
-      })
-      .catch((caught: unknown) => {
-        if (!controller.signal.aborted) setError(asApiError(caught));
-      });
-    return () => controller.abort();
-  }, [apiKey]);
 
   // Runs come newest first: the one after the chosen run is the run before it.
   const index = runs
@@ -129,21 +116,8 @@ export function EvalRunsPage() {
 
 function RunDetail({ run, previous }: { run: EvalRun; previous: EvalRun | null }) {
   const { apiKey } = useSession();
-  const [detail, setDetail] = useState<EvalRunDetail | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
-  useEffect(() => {
-    const controller = new AbortController();
-    setDetail(null);
-    graphql<{ evalRun: EvalRunDetail | null }>(apiKey, EVAL_RUN, { id: run.id }, controller.signal)
-      .then((data) => {
-        setDetail(data.evalRun);
-        setError(null);
-      })
-      .catch((caught: unknown) => {
-        if (!controller.signal.aborted) setError(asApiError(caught));
-      });
-    return () => controller.abort();
-  }, [apiKey, run.id]);
+  const { data, error } = useGraphqlRead<{ evalRun: EvalRunDetail | null }>(apiKey, EVAL_RUN, { id: run.id });
+  const detail = data?.evalRun ?? null;
 
   const rates: Bar[] = METRICS.filter((metric) => metric.kind !== 'ms').flatMap((metric) => {
     const value = metric.value(run);

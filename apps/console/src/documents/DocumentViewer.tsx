@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { asApiError, graphql, type ApiError } from '../api/graphql.js';
 import { DOCUMENT, DOCUMENT_CHUNKS } from '../api/operations.js';
 import type { DocumentDetail } from '../api/types.js';
+import { useGraphqlRead } from '../api/use-graphql-read.js';
 import { ErrorMessage } from '../layout/ErrorMessage.js';
 import { Link } from '../layout/Link.js';
 import { useSession } from '../session/session.js';
@@ -37,28 +37,17 @@ export function DocumentViewer({
   page: number | null;
 }) {
   const { apiKey, workspaceId } = useSession();
-  const [document, setDocument] = useState<DocumentDetail | null | undefined>(undefined);
-  const [error, setError] = useState<ApiError | null>(null);
+  const read = useGraphqlRead<{ document: DocumentDetail | null }>(apiKey, DOCUMENT, {
+    workspaceId,
+    id,
+    chunks: DOCUMENT_CHUNKS,
+  });
+  // Undefined while loading, null when there is no such document.
+  const document = read.data ? read.data.document : undefined;
+  const { error } = read;
   // Null until the reader chooses: rendered, unless the span cannot be placed in the rendered text.
   const [showSource, setShowSource] = useState<boolean | null>(null);
   const section = useRef<HTMLElement>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setDocument(undefined);
-    setError(null);
-    graphql<{ document: DocumentDetail | null }>(
-      apiKey,
-      DOCUMENT,
-      { workspaceId, id, chunks: DOCUMENT_CHUNKS },
-      controller.signal,
-    )
-      .then((data) => setDocument(data.document))
-      .catch((caught: unknown) => {
-        if (!controller.signal.aborted) setError(asApiError(caught));
-      });
-    return () => controller.abort();
-  }, [apiKey, workspaceId, id]);
 
   // The span by value: the page parses a new object from the URL on every render.
   const segments = useMemo(
