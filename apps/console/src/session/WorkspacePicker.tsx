@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { graphql } from '../api/graphql.js';
+import { useGraphqlRead } from '../api/use-graphql-read.js';
 import { WORKSPACES } from '../api/operations.js';
 import { useSession } from './session.js';
 
@@ -10,17 +10,11 @@ import { useSession } from './session.js';
 export function WorkspacePicker() {
   const { apiKey, workspaceId, setWorkspaceId } = useSession();
   const [draft, setDraft] = useState(workspaceId);
-  const [known, setKnown] = useState<string[]>([]);
+  // No list (the API is down, say): no suggestions, the field still takes any name.
+  const { data } = useGraphqlRead<{ workspaces: Array<{ id: string }> }>(apiKey, WORKSPACES, {});
+  const known = data?.workspaces.map((workspace) => workspace.id) ?? [];
 
   useEffect(() => setDraft(workspaceId), [workspaceId]);
-  useEffect(() => {
-    const controller = new AbortController();
-    graphql<{ workspaces: Array<{ id: string }> }>(apiKey, WORKSPACES, {}, controller.signal)
-      .then(({ workspaces }) => setKnown(workspaces.map((workspace) => workspace.id)))
-      // No list (the API is down, say): no suggestions, the field still takes any name.
-      .catch(() => undefined);
-    return () => controller.abort();
-  }, [apiKey]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
