@@ -1,9 +1,8 @@
-import { parseArgs } from 'node:util';
 import { parseRole, validScope, type ApiKeyRecord } from '../auth/index.js';
 import { createRuntime } from '../runtime/index.js';
 import { localOperator, RagService } from '../service/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
-import { cliConfig, cliLogger, EXIT, runCli } from './cli-support.js';
+import { cliConfig, cliLogger, EXIT, runCli, subcommandArguments } from './cli-support.js';
 
 const HELP = `Usage: pnpm rag:keys <command> [options]
 
@@ -26,21 +25,17 @@ Acts as the local operator on the database of DATABASE_URL (or the embedded one 
 whoever can open the database directly needs no key.`;
 
 async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({
-    options: {
+  const parsed = subcommandArguments(
+    {
       workspace: { type: 'string' },
       role: { type: 'string' },
       label: { type: 'string' },
       'include-revoked': { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
     },
-    allowPositionals: true,
-  });
-  if (values.help || positionals.length === 0) {
-    console.log(HELP);
-    return values.help ? EXIT.ok : EXIT.usage;
-  }
+    HELP,
+  );
+  if ('exit' in parsed) return parsed.exit;
+  const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
   // Usage is checked before the database is opened: a typo costs nothing.
   if (command === 'create') {
