@@ -1,4 +1,3 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Config } from '../config/index.js';
 import { environmentConfig, EXIT, runCli } from '../runtime/index.js';
 import { createJsonLogger, silentLogger, type Logger, type LogLevel } from '../telemetry/index.js';
@@ -32,31 +31,6 @@ export function cliLogger(config: Config, verbosity: Verbosity): Logger {
   if (verbosity === 'quiet') return silentLogger;
   const level: LogLevel = verbosity === 'verbose' ? config.LOG_LEVEL : 'warn';
   return createJsonLogger({ level, write: (line) => process.stderr.write(line) });
-}
-
-/** Flags every subcommand-style command takes. */
-const COMMON_FLAGS = {
-  json: { type: 'boolean', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
-} as const;
-
-/**
- * The arguments of a command with subcommands (`pnpm rag:keys create …`), with --json and
- * -h/--help besides its own flags. When help is asked for, or no subcommand is named, the help is
- * printed and the exit code to return comes back instead.
- */
-export function subcommandArguments<const Options extends NonNullable<ParseArgsConfig['options']>>(
-  options: Options,
-  help: string,
-) {
-  const parsed = parseArgs({ options: { ...options, ...COMMON_FLAGS }, allowPositionals: true });
-  // The flag is ours (COMMON_FLAGS); TypeScript cannot see it through the caller's generic options.
-  const asked = (parsed.values as { help?: boolean }).help === true;
-  if (asked || parsed.positionals.length === 0) {
-    console.log(help);
-    return { exit: asked ? EXIT.ok : EXIT.usage };
-  }
-  return parsed;
 }
 
 export function formatNumber(value: number, digits = 0): string {

@@ -1,8 +1,9 @@
+import { parseArgs } from 'node:util';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { documentLabel } from '../queue/index.js';
 import { createRuntime } from '../runtime/index.js';
 import { localOperator, RagService } from '../service/index.js';
-import { cliConfig, cliLogger, EXIT, runCli, subcommandArguments } from './cli-support.js';
+import { cliConfig, cliLogger, EXIT, runCli } from './cli-support.js';
 
 const HELP = `Usage: pnpm rag:jobs <command> [options]
 
@@ -19,9 +20,17 @@ Options:
 Needs REDIS_URL (dlq) and the database of DATABASE_URL (or the embedded one).`;
 
 async function main(): Promise<number> {
-  const parsed = subcommandArguments({}, HELP);
-  if ('exit' in parsed) return parsed.exit;
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseArgs({
+    options: {
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    allowPositionals: true,
+  });
+  if (values.help || positionals.length === 0) {
+    console.log(HELP);
+    return values.help ? EXIT.ok : EXIT.usage;
+  }
   const config = cliConfig();
   const [command, sub, ...ids] = positionals;
   // The dead-letter queue is the queue's: these commands connect to it whatever the ingest mode.

@@ -1,8 +1,9 @@
+import { parseArgs } from 'node:util';
 import { parseRole, validScope, type ApiKeyRecord } from '../auth/index.js';
 import { createRuntime } from '../runtime/index.js';
 import { localOperator, RagService } from '../service/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
-import { cliConfig, cliLogger, EXIT, runCli, subcommandArguments } from './cli-support.js';
+import { cliConfig, cliLogger, EXIT, runCli } from './cli-support.js';
 
 const HELP = `Usage: pnpm rag:keys <command> [options]
 
@@ -25,17 +26,21 @@ Acts as the local operator on the database of DATABASE_URL (or the embedded one 
 whoever can open the database directly needs no key.`;
 
 async function main(): Promise<number> {
-  const parsed = subcommandArguments(
-    {
+  const { values, positionals } = parseArgs({
+    options: {
       workspace: { type: 'string' },
       role: { type: 'string' },
       label: { type: 'string' },
       'include-revoked': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
     },
-    HELP,
-  );
-  if ('exit' in parsed) return parsed.exit;
-  const { values, positionals } = parsed;
+    allowPositionals: true,
+  });
+  if (values.help || positionals.length === 0) {
+    console.log(HELP);
+    return values.help ? EXIT.ok : EXIT.usage;
+  }
   const [command, ...rest] = positionals;
   // Usage is checked before the database is opened: a typo costs nothing.
   if (command === 'create') {
