@@ -23,7 +23,7 @@ export async function formatGenerated(path: string, content: string): Promise<st
  * `documents` against the schema and writes their variables, inputs and results to `output`; the
  * package's generated.test.ts fails when the committed file is not what this makes today.
  */
-export function operationsCodegen(documents: string, output: string): CodegenConfig {
+export function operationsCodegen(documents: string | string[], output: string): CodegenConfig {
   return {
     schema: schemaPath,
     documents,

@@ -56,7 +56,9 @@ describe('AgenticRagClient.ragAnswer citations', () => {
     return (_input, init) => {
       const { query } = JSON.parse(String(init?.body)) as { query: string };
       queries.push(query);
-      const selected = /citations\s*\{([^}]*)\}/.exec(query)?.[1]?.trim().split(/\s+/) ?? [];
+      // The citation's fields are a fragment's (`citations { ...CitationFields }`).
+      const fragment = /fragment CitationFields on Citation\s*\{([^}]*)\}/.exec(query)?.[1];
+      const selected = fragment?.trim().split(/\s+/) ?? [];
       const citation = Object.fromEntries(
         Object.entries(RESOLVED).filter(([field]) => selected.includes(field)),
       );
@@ -65,7 +67,7 @@ describe('AgenticRagClient.ragAnswer citations', () => {
     };
   }
 
-  it("asks for each citation's page and returns it", async () => {
+  it("asks for each citation's page and exact span and returns them", async () => {
     const queries: string[] = [];
     const client = new AgenticRagClient({
       baseUrl: 'http://api.test',
@@ -82,6 +84,8 @@ describe('AgenticRagClient.ragAnswer citations', () => {
       title: 'Manual',
       url: null,
       snippet: 'the folio',
+      startOffset: 0,
+      endOffset: 9,
       score: 0.8,
       pageNumber: 12,
     });

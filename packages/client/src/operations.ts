@@ -3,6 +3,25 @@
 // schema change that breaks one fails there, not in a user's program. The package exports them, with
 // those types, as `operations`, for an app that sends them itself (the web console does).
 
+/**
+ * A citation as every reader of an answer takes it: the passage's source, its exact character span
+ * in the stored text and its page. A fragment, so the console's streamed answer selects the same.
+ */
+export const CITATION_FIELDS = /* GraphQL */ `
+  fragment CitationFields on Citation {
+    index
+    sourceId
+    chunkId
+    title
+    url
+    snippet
+    startOffset
+    endOffset
+    score
+    pageNumber
+  }
+`;
+
 export const RAG_ANSWER = /* GraphQL */ `
   mutation RagAnswer($input: RagAnswerInput!) {
     ragAnswer(input: $input) {
@@ -13,14 +32,7 @@ export const RAG_ANSWER = /* GraphQL */ `
       traceId
       corpusVersion
       citations {
-        index
-        sourceId
-        chunkId
-        title
-        url
-        snippet
-        score
-        pageNumber
+        ...CitationFields
       }
       selfCheck {
         passed
@@ -36,6 +48,7 @@ export const RAG_ANSWER = /* GraphQL */ `
       }
     }
   }
+  ${CITATION_FIELDS}
 `;
 
 export const SEARCH = /* GraphQL */ `
@@ -100,6 +113,7 @@ export const KNOWLEDGE_DOCUMENT = /* GraphQL */ `
 `;
 
 export type {
+  CitationFieldsFragment,
   ExpandGraphQuery,
   ExpandGraphQueryVariables,
   KnowledgeDocumentQuery,

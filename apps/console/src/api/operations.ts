@@ -1,6 +1,10 @@
 // The operations the console sends that the SDK does not. `search` and `expandGraph` are the SDK's own
-// (`operations` of @agentic-rag/client: SEARCH, EXPAND_GRAPH), with the types its codegen makes for them;
-// the console's `pnpm codegen` reads this file only. Field choices follow apps/api's schema.graphql.
+// (`operations` of @agentic-rag/client: SEARCH, EXPAND_GRAPH), with the types its codegen makes for them,
+// and so is the citation an answer carries (CITATION_FIELDS); the console's `pnpm codegen` reads the
+// SDK's operations beside this file for that fragment. Field choices follow apps/api's schema.graphql.
+import { operations } from '@agentic-rag/client';
+
+const { CITATION_FIELDS } = operations;
 
 export const PING = /* GraphQL */ `
   query Ping {
@@ -179,21 +183,6 @@ export const REFRESH_DOCUMENT = /* GraphQL */ `
     }
   }
   ${INGEST_RESULT_FIELDS}
-`;
-
-const CITATION_FIELDS = /* GraphQL */ `
-  fragment CitationFields on Citation {
-    index
-    sourceId
-    chunkId
-    title
-    url
-    snippet
-    startOffset
-    endOffset
-    score
-    pageNumber
-  }
 `;
 
 /**

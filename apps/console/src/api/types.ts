@@ -3,10 +3,9 @@
  * from schema.graphql and operations.ts) and, for the operations the console takes from the SDK, from
  * the SDK's own generated types, so a schema change that breaks the console fails to compile.
  */
-import type { SearchHit as SdkSearchHit } from '@agentic-rag/client';
+import type { Citation as SdkCitation, SearchHit as SdkSearchHit } from '@agentic-rag/client';
 import type {
   AnswerStreamSubscription,
-  CitationFieldsFragment,
   DocumentQuery,
   DocumentsQuery,
   EvalRunQuery,
@@ -45,7 +44,7 @@ export type SearchHit = Omit<SdkSearchHit, 'channels' | 'rerank'> & {
   rerank: { score: number; features?: Record<string, number> } | null;
 };
 
-export type Citation = CitationFieldsFragment;
+export type Citation = SdkCitation;
 
 type GeneratedAnswerEvent = AnswerStreamSubscription['ragAnswerStream'];
 

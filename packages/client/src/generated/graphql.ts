@@ -38,6 +38,19 @@ export type SearchInput = {
   workspaceId: string;
 };
 
+export type CitationFieldsFragment = {
+  index: number;
+  sourceId: string;
+  chunkId: string;
+  title: string | null;
+  url: string | null;
+  snippet: string;
+  startOffset: number;
+  endOffset: number;
+  score: number;
+  pageNumber: number | null;
+};
+
 export type RagAnswerMutationVariables = Exact<{
   input: RagAnswerInput;
 }>;
@@ -57,6 +70,8 @@ export type RagAnswerMutation = {
       title: string | null;
       url: string | null;
       snippet: string;
+      startOffset: number;
+      endOffset: number;
       score: number;
       pageNumber: number | null;
     }>;

@@ -71,6 +71,18 @@ export type RagAnswerInput = {
   workspaceId: string;
 };
 
+export type SearchInput = {
+  filters?: Record<string, unknown> | null | undefined;
+  k?: number | null | undefined;
+  /**
+   * Read at least this corpus version of the workspace: pass the corpusVersion a write (ingest,
+   * delete, refresh) returned to see that write whichever API process and database replica answer.
+   */
+  minCorpusVersion?: number | null | undefined;
+  query: string;
+  workspaceId: string;
+};
+
 export type PingQueryVariables = Exact<{ [key: string]: never }>;
 
 export type PingQuery = { __typename: 'Query' };
@@ -268,19 +280,6 @@ export type RefreshDocumentMutation = {
   };
 };
 
-export type CitationFieldsFragment = {
-  index: number;
-  sourceId: string;
-  chunkId: string;
-  title: string | null;
-  url: string | null;
-  snippet: string;
-  startOffset: number;
-  endOffset: number;
-  score: number;
-  pageNumber: number | null;
-};
-
 export type AnswerStreamSubscriptionVariables = Exact<{
   input: RagAnswerInput;
 }>;
@@ -454,5 +453,108 @@ export type EvalRunQuery = {
       answerRecall: number | null;
       refusalAccuracy: number;
     }>;
+  } | null;
+};
+
+export type CitationFieldsFragment = {
+  index: number;
+  sourceId: string;
+  chunkId: string;
+  title: string | null;
+  url: string | null;
+  snippet: string;
+  startOffset: number;
+  endOffset: number;
+  score: number;
+  pageNumber: number | null;
+};
+
+export type RagAnswerMutationVariables = Exact<{
+  input: RagAnswerInput;
+}>;
+
+export type RagAnswerMutation = {
+  ragAnswer: {
+    answer: string;
+    refused: boolean;
+    cached: boolean;
+    runId: string;
+    traceId: string;
+    corpusVersion: number;
+    citations: Array<{
+      index: number;
+      sourceId: string;
+      chunkId: string;
+      title: string | null;
+      url: string | null;
+      snippet: string;
+      startOffset: number;
+      endOffset: number;
+      score: number;
+      pageNumber: number | null;
+    }>;
+    selfCheck: { passed: boolean; citationCoverage: number; warnings: Array<string> };
+    conversation: {
+      id: string;
+      turn: number;
+      standaloneQuery: string;
+      rewritten: boolean;
+      rewriter: string;
+    } | null;
+  };
+};
+
+export type SearchQueryVariables = Exact<{
+  input: SearchInput;
+}>;
+
+export type SearchQuery = {
+  search: {
+    query: string;
+    correctedQuery: string | null;
+    hits: Array<{
+      chunkId: string;
+      sourceId: string;
+      title: string | null;
+      url: string | null;
+      text: string;
+      startOffset: number;
+      endOffset: number;
+      sectionPath: string;
+      score: number;
+      fusedScore: number;
+      channels: Record<string, unknown>;
+      rerank: Record<string, unknown> | null;
+      graphEntities: Array<string> | null;
+      mentions: Array<string>;
+      documentMetadata: Record<string, unknown> | null;
+    }>;
+  };
+};
+
+export type ExpandGraphQueryVariables = Exact<{
+  workspaceId: string;
+  ids: Array<string> | string;
+  depth?: number | null | undefined;
+  relationTypes?: Array<string> | string | null | undefined;
+}>;
+
+export type ExpandGraphQuery = {
+  expandGraph: {
+    entities: Array<{ id: string; type: string; name: string; hop: number; strength: number }>;
+    edges: Array<{ from: string; to: string; type: string; weight: number }>;
+  };
+};
+
+export type KnowledgeDocumentQueryVariables = Exact<{
+  workspaceId: string;
+  id: string;
+}>;
+
+export type KnowledgeDocumentQuery = {
+  document: {
+    id: string;
+    metadata: Record<string, unknown>;
+    chunks: Array<{ text: string; startOffset: number; endOffset: number }>;
   } | null;
 };
