@@ -1,5 +1,12 @@
 import type { Config } from '../config/index.js';
-import { environmentConfig, EXIT, runCli } from '../runtime/index.js';
+import {
+  createRuntime,
+  environmentConfig,
+  EXIT,
+  runCli,
+  type CreateRuntimeOptions,
+} from '../runtime/index.js';
+import { localOperator, RagService, type Caller } from '../service/index.js';
 import { createJsonLogger, silentLogger, type Logger, type LogLevel } from '../telemetry/index.js';
 
 // The commands share the services' exit codes and error reporting (so do the benchmark mains in apps/).
@@ -14,6 +21,32 @@ export function childEnvironment(
     Object.entries(process.env).filter(([name]) => !options.without?.test(name)),
   );
   return { ...inherited, ...overrides };
+}
+
+/**
+ * Runs `work` as the operator at this machine, through a service over a runtime opened for it, and
+ * closes both. The service validates what the command asks and audits what it changes, as it does
+ * for a keyed caller; no command reaches past it.
+ */
+export async function asLocalOperator<T>(
+  options: CreateRuntimeOptions,
+  work: (service: RagService, caller: Caller) => Promise<T>,
+): Promise<T> {
+  const runtime = await createRuntime(options);
+  const service = new RagService(runtime, { limiter: null });
+  try {
+    return await work(service, localOperator('cli'));
+  } finally {
+    await service.close();
+    await runtime.close();
+  }
+}
+
+/** What a command prints of a result: the JSON on stdout under `--json`, its text otherwise. */
+export type Printer = (json: unknown, text: () => void) => void;
+
+export function printer(asJson: boolean): Printer {
+  return (json, text) => (asJson ? console.log(JSON.stringify(json)) : text());
 }
 
 /** A command's configuration: `.env`, then the environment. */

@@ -1,11 +1,10 @@
 import { parseArgs } from 'node:util';
 import { ErrorCode, RagError } from '../errors/index.js';
 import { ingestMode } from '../config/index.js';
-import { createRuntime } from '../runtime/index.js';
-import { localOperator, RagService } from '../service/index.js';
+import type { Caller, RagService } from '../service/index.js';
 import { assertWorkspaceId } from '../store/index.js';
 import { SUPPORTED_EXTENSIONS, type IngestSummary } from '../ingest/index.js';
-import { cliConfig, cliLogger, EXIT, formatNumber, runCli } from './cli-support.js';
+import { asLocalOperator, cliConfig, cliLogger, EXIT, formatNumber, runCli } from './cli-support.js';
 import { crawlCommand, ingestCrawl } from './ingest-crawl.js';
 import { ingestKnowledge } from './ingest-knowledge.js';
 import { ProgressBar } from './progress-bar.js';
@@ -102,8 +101,8 @@ async function main(): Promise<number> {
     if (!Number.isInteger(maxRetries) || maxRetries < 0 || maxRetries > 10)
       throw new RagError(ErrorCode.INVALID_INPUT, '--max-retries must be an integer from 0 to 10');
     // Knowledge is structured and written here and now: a model call is not a queue job.
-    return withService({ config, logger }, (service) =>
-      ingestKnowledge(service, OPERATOR, workspaceId, {
+    return asLocalOperator({ config, logger }, (service, caller) =>
+      ingestKnowledge(service, caller, workspaceId, {
         file: values.knowledge!,
         entityId: values.entity,
         maxRetries,
@@ -138,8 +137,8 @@ async function main(): Promise<number> {
     throw new RagError(ErrorCode.INVALID_INPUT, '--wait and --resume need the queue (REDIS_URL, or --queue)');
   const runtimeOptions = { config: { ...config, AGENTIC_RAG_INGEST_MODE: mode }, logger, queue: true };
   if (crawl) {
-    return withService(runtimeOptions, (service) =>
-      ingestCrawl(service, OPERATOR, workspaceId, crawl, {
+    return asLocalOperator(runtimeOptions, (service, caller) =>
+      ingestCrawl(service, caller, workspaceId, crawl, {
         queued: mode === 'queue',
         wait: values.wait,
         json: values.json,
@@ -148,13 +147,15 @@ async function main(): Promise<number> {
     );
   }
   if (mode === 'queue') {
-    return withService(runtimeOptions, (service) => enqueue(service, workspaceId, sources, values));
+    return asLocalOperator(runtimeOptions, (service, caller) =>
+      enqueue(service, caller, workspaceId, sources, values),
+    );
   }
   const showProgress = !values.quiet && !values.json;
   const bar = new ProgressBar({ label: 'ingest' });
-  return withService(runtimeOptions, async (service) => {
+  return asLocalOperator(runtimeOptions, async (service, caller) => {
     const { summary } = await service.ingest(
-      OPERATOR,
+      caller,
       { workspaceId, paths: sources, prune: values.prune },
       showProgress
         ? {
@@ -172,24 +173,6 @@ async function main(): Promise<number> {
     else printSummary(summary!, sources);
     return summary!.failures.length > 0 ? EXIT.failed : EXIT.ok;
   });
-}
-
-/** The operator at this machine: the service validates and audits what the command does. */
-const OPERATOR = localOperator('cli');
-
-/** Runs `work` with a service over a runtime opened for it, and closes both. */
-async function withService<T>(
-  options: Parameters<typeof createRuntime>[0],
-  work: (service: RagService) => Promise<T>,
-): Promise<T> {
-  const runtime = await createRuntime(options);
-  const service = new RagService(runtime, { limiter: null });
-  try {
-    return await work(service);
-  } finally {
-    await service.close();
-    await runtime.close();
-  }
 }
 
 function printSummary(summary: IngestSummary, sources: readonly string[]): void {
@@ -213,6 +196,7 @@ runCli(main);
 /** Queue mode: one job per file, then (with --wait) a progress bar until every job ends. */
 async function enqueue(
   service: RagService,
+  caller: Caller,
   workspaceId: string,
   sources: readonly string[],
   options: { json: boolean; quiet: boolean; wait: boolean; resume: boolean; prune: boolean },
@@ -222,7 +206,7 @@ async function enqueue(
   };
   const ids: string[] = [];
   if (options.resume) {
-    const resumed = await service.resumeIngest(OPERATOR, { workspaceId });
+    const resumed = await service.resumeIngest(caller, { workspaceId });
     ids.push(...resumed.retried, ...resumed.requeued, ...resumed.alive);
     say(
       `resume: ${resumed.retried.length} dead jobs back on the queue, ${resumed.requeued.length} lost or stuck documents enqueued again, ${resumed.alive.length} still queued or running`,
@@ -234,7 +218,7 @@ async function enqueue(
   } else {
     let removed = 0;
     for (const source of sources) {
-      const { jobs, skipped, pruned } = await service.ingest(OPERATOR, {
+      const { jobs, skipped, pruned } = await service.ingest(caller, {
         workspaceId,
         paths: [source],
         prune: options.prune,
@@ -259,7 +243,7 @@ async function enqueue(
   const bar = new ProgressBar({ label: 'jobs' });
   const showProgress = !options.quiet && !options.json;
   const result = await service.waitForJobs(
-    OPERATOR,
+    caller,
     { workspaceId, ids },
     {
       onProgress: (done, total, dead) => {

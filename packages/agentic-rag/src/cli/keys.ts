@@ -1,9 +1,7 @@
 import { parseArgs } from 'node:util';
 import { parseRole, validScope, type ApiKeyRecord } from '../auth/index.js';
-import { createRuntime } from '../runtime/index.js';
-import { localOperator, RagService } from '../service/index.js';
 import { ErrorCode, RagError } from '../errors/index.js';
-import { cliConfig, cliLogger, EXIT, runCli } from './cli-support.js';
+import { asLocalOperator, cliConfig, cliLogger, EXIT, printer, runCli } from './cli-support.js';
 
 const HELP = `Usage: pnpm rag:keys <command> [options]
 
@@ -59,13 +57,9 @@ async function main(): Promise<number> {
   }
 
   const config = cliConfig();
-  const runtime = await createRuntime({ config, logger: cliLogger(config, 'normal') });
   // The operator at the machine, through the service: validated, and every key made or revoked audited.
-  const service = new RagService(runtime, { limiter: null });
-  const caller = localOperator('cli');
-  const print = (json: unknown, text: () => void) =>
-    values.json ? console.log(JSON.stringify(json)) : text();
-  try {
+  const print = printer(values.json);
+  return asLocalOperator({ config, logger: cliLogger(config, 'normal') }, async (service, caller) => {
     if (command === 'create') {
       const { id, key, record } = await service.createApiKey(caller, {
         workspaceId: values.workspace!,
@@ -108,10 +102,7 @@ async function main(): Promise<number> {
       console.log(`API key ${id} was already revoked at ${known.revokedAt}`),
     );
     return EXIT.ok;
-  } finally {
-    await service.close();
-    await runtime.close();
-  }
+  });
 }
 
 function usage(message: string): RagError {

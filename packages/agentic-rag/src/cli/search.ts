@@ -1,8 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ErrorCode, RagError } from '../errors/index.js';
-import { createRuntime } from '../runtime/index.js';
-import { localOperator, RagService } from '../service/index.js';
-import { cliConfig, cliLogger, EXIT, runCli } from './cli-support.js';
+import { asLocalOperator, cliConfig, cliLogger, EXIT, runCli } from './cli-support.js';
 
 const HELP = `Usage: pnpm rag:search "query" [options]
 
@@ -57,27 +55,23 @@ async function main(): Promise<number> {
       return [key, key === 'page_number' && /^\d+$/.test(value) ? Number(value) : value];
     }),
   );
-  if (values.channel !== undefined && values.channel !== 'vector' && values.channel !== 'lexical') {
+  const { channel, fusion } = values;
+  if (channel !== undefined && channel !== 'vector' && channel !== 'lexical') {
     throw new RagError(ErrorCode.INVALID_INPUT, '--channel must be vector or lexical');
   }
-  if (values.fusion !== undefined && values.fusion !== 'weighted' && values.fusion !== 'rrf') {
+  if (fusion !== undefined && fusion !== 'weighted' && fusion !== 'rrf') {
     throw new RagError(ErrorCode.INVALID_INPUT, '--fusion must be weighted or rrf');
   }
-  const runtime = await createRuntime({
-    config,
-    logger: cliLogger(config, values.json ? 'quiet' : 'normal'),
-  });
+  const logger = cliLogger(config, values.json ? 'quiet' : 'normal');
   // The operator at the machine: the service validates, checks the workspace exists, scopes the reads.
-  const service = new RagService(runtime, { limiter: null });
-  const caller = localOperator('cli');
-  try {
+  return asLocalOperator({ config, logger }, async (service, caller) => {
     const result = await service.search(caller, {
       workspaceId,
       query,
       k,
       filters,
-      ...(values.channel ? { channels: [values.channel] } : {}),
-      ...(values.fusion ? { fusion: values.fusion } : {}),
+      ...(channel ? { channels: [channel] } : {}),
+      ...(fusion ? { fusion } : {}),
       rerank: !values['no-rerank'],
       ...(values.context ? { context: true } : {}),
     });
@@ -132,10 +126,7 @@ async function main(): Promise<number> {
       }
     }
     return EXIT.ok;
-  } finally {
-    await service.close();
-    await runtime.close();
-  }
+  });
 }
 
 runCli(main);
