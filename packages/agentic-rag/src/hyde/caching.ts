@@ -10,19 +10,19 @@ const SLICE = 8;
  */
 export class CachingQuestionWriter implements QuestionWriter {
   readonly name: string;
-  private readonly outputs: StageOutputs;
+  private readonly outputs: StageOutputs<string[]>;
 
   constructor(
     private readonly inner: QuestionWriter,
     sql: SqlExecutor,
   ) {
     this.name = inner.name;
-    this.outputs = new StageOutputs(sql);
+    this.outputs = new StageOutputs(sql, 'hyde', inner.name);
   }
 
   async write(texts: readonly string[], signal?: AbortSignal): Promise<string[][]> {
     const hashes = texts.map((text) => inputHash(text));
-    const known = await this.outputs.get<string[]>('hyde', this.name, hashes);
+    const known = await this.outputs.get(hashes);
     const missing = [...new Set(hashes.filter((hash) => !known.has(hash)))];
     // A few at a time, each slice cached as it arrives: a failure late in a long batch does not
     // throw away the questions already paid for.
@@ -33,18 +33,14 @@ export class CachingQuestionWriter implements QuestionWriter {
         signal,
       );
       slice.forEach((hash, index) => known.set(hash, fresh[index]!));
-      await this.outputs.put(
-        'hyde',
-        this.name,
-        slice.map((hash) => ({ hash, output: known.get(hash)! })),
-      );
+      await this.outputs.put(slice.map((hash) => ({ hash, output: known.get(hash)! })));
     }
     return hashes.map((hash) => known.get(hash)!);
   }
 
   async uncached(texts: readonly string[]): Promise<string[]> {
     const hashes = texts.map((text) => inputHash(text));
-    const known = await this.outputs.get<string[]>('hyde', this.name, hashes);
+    const known = await this.outputs.get(hashes);
     return texts.filter((_, index) => !known.has(hashes[index]!));
   }
 }

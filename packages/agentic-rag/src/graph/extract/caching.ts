@@ -10,28 +10,28 @@ import type { EntityExtractor, ExtractionInput } from './offline.js';
  */
 export class CachingExtractor implements EntityExtractor {
   readonly name: string;
-  private readonly outputs: StageOutputs;
+  private readonly outputs: StageOutputs<DocumentFacts>;
 
   constructor(
     private readonly inner: EntityExtractor,
     sql: SqlExecutor,
   ) {
     this.name = inner.name;
-    this.outputs = new StageOutputs(sql);
+    this.outputs = new StageOutputs(sql, 'extract-entities', inner.name);
   }
 
   async extract(input: ExtractionInput, signal?: AbortSignal): Promise<DocumentFacts> {
     const hash = inputHash(input);
-    const cached = await this.outputs.get<DocumentFacts>('extract-entities', this.name, [hash]);
+    const cached = await this.outputs.get([hash]);
     const known = cached.get(hash);
     if (known) return known;
     const facts = await this.inner.extract(input, signal);
-    await this.outputs.put('extract-entities', this.name, [{ hash, output: facts }]);
+    await this.outputs.put([{ hash, output: facts }]);
     return facts;
   }
 
   async isCached(input: ExtractionInput): Promise<boolean> {
     const hash = inputHash(input);
-    return (await this.outputs.get('extract-entities', this.name, [hash])).has(hash);
+    return (await this.outputs.get([hash])).has(hash);
   }
 }
