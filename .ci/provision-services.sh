@@ -13,6 +13,29 @@ wait_for() {
   die "$what not ready after 30 s"
 }
 
+export DEBIAN_FRONTEND=noninteractive
+APT=(apt-get -q -o DPkg::Lock::Timeout=120)
+# Installs those of the packages "$@" (after a label) that are not installed yet: naming an
+# installed package would upgrade it (dpkg-dev drags dpkg along), which CI should not do as a side
+# effect. The system lists are refreshed only when they cannot satisfy the install, and once more
+# when the install fails on a list that went stale.
+apt_install() {
+  local what=$1; shift
+  local missing=() package
+  for package in "$@"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'ok installed' || missing+=("$package")
+  done
+  if [ ${#missing[@]} -eq 0 ]; then log "$what already installed"; return 0; fi
+  if ! ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1 \
+     || apt-cache policy "${missing[@]}" | grep -q 'Candidate: (none)'; then
+    log "apt lists missing or stale: apt-get update"; "${APT[@]}" update
+  fi
+  log "installing $what: ${missing[*]}"
+  "${APT[@]}" install -y --no-install-recommends "${missing[@]}" \
+    || { log "install failed, retrying after apt-get update"; "${APT[@]}" update; \
+         "${APT[@]}" install -y --no-install-recommends "${missing[@]}"; }
+}
+
 PGHOST=127.0.0.1 PGPORT=5432 TEST_DB=agentic_rag_test
 # Explicit flags (not PG* exports) so a caller's PGHOST/PGDATABASE can't redirect us;
 # client_min_messages hides the "already exists, skipping" notices on reruns.
@@ -52,24 +75,8 @@ if [ -x "$PG_CONFIG" ]; then SHAREDIR=$("$PG_CONFIG" --sharedir) PKGLIBDIR=$("$P
 if [ -f "$SHAREDIR/extension/vector.control" ] && [ -f "$PKGLIBDIR/vector.so" ]; then
   log "pgvector already installed in $SHAREDIR/extension"
 else
-  export DEBIAN_FRONTEND=noninteractive
-  APT=(apt-get -q -o DPkg::Lock::Timeout=120)
-  DEPS=(postgresql-server-dev-"$PGVER" dpkg-dev make gcc)  # headers+PGXS, dpkg-source, toolchain
-  # Only install what is missing: naming an installed package would upgrade it
-  # (dpkg-dev drags dpkg along), which CI should not do as a side effect.
-  MISSING=(); for p in "${DEPS[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || MISSING+=("$p"); done
-  if [ ${#MISSING[@]} -gt 0 ]; then
-    # Refresh the system lists only when they cannot satisfy the install.
-    if ! ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1 \
-       || apt-cache policy "${MISSING[@]}" | grep -q 'Candidate: (none)'; then
-      log "apt lists missing or stale: apt-get update"; "${APT[@]}" update
-    fi
-    log "installing build deps: ${MISSING[*]}"
-    "${APT[@]}" install -y --no-install-recommends "${MISSING[@]}" \
-      || { log "install failed, retrying after apt-get update"; "${APT[@]}" update; \
-           "${APT[@]}" install -y --no-install-recommends "${MISSING[@]}"; }
-  fi
+  # headers+PGXS, dpkg-source, toolchain
+  apt_install "build deps" postgresql-server-dev-"$PGVER" dpkg-dev make gcc
 
   # Mirror URI (and keyring) come from the system's bookworm stanza so no host is
   # hard-coded; the security stanza is skipped because its Suites is bookworm-security.
@@ -127,48 +134,14 @@ CHROMIUM=/usr/bin/chromium
 if [ -x "$CHROMIUM" ]; then
   log "chromium already installed: $("$CHROMIUM" --version 2>/dev/null || echo "$CHROMIUM")"
 else
-  export DEBIAN_FRONTEND=noninteractive
-  APT=(apt-get -q -o DPkg::Lock::Timeout=120)
-  if ! ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1 \
-     || apt-cache policy chromium | grep -q 'Candidate: (none)'; then
-    log "apt lists missing or stale: apt-get update"; "${APT[@]}" update
-  fi
-  log "installing chromium"
-  "${APT[@]}" install -y --no-install-recommends chromium \
-    || { log "install failed, retrying after apt-get update"; "${APT[@]}" update; \
-         "${APT[@]}" install -y --no-install-recommends chromium; }
+  apt_install chromium chromium
   [ -x "$CHROMIUM" ] || die "chromium installed but $CHROMIUM is missing"
   log "chromium installed: $("$CHROMIUM" --version 2>/dev/null || echo "$CHROMIUM")"
 fi
 # --- 6. groff (the PDF loader's real-world test typesets a manual page to PDF) --
 # groff-base, on every Debian, has no PDF device; the full groff package adds gropdf.
-if dpkg-query -W -f='${Status}' groff 2>/dev/null | grep -q 'ok installed'; then
-  log "groff already installed"
-else
-  export DEBIAN_FRONTEND=noninteractive
-  APT=(apt-get -q -o DPkg::Lock::Timeout=120)
-  if ! ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1 \
-     || apt-cache policy groff | grep -q 'Candidate: (none)'; then
-    log "apt lists missing or stale: apt-get update"; "${APT[@]}" update
-  fi
-  log "installing groff"
-  "${APT[@]}" install -y --no-install-recommends groff \
-    || { log "install failed, retrying after apt-get update"; "${APT[@]}" update; \
-         "${APT[@]}" install -y --no-install-recommends groff; }
-fi
+apt_install groff groff
 # Two real manuals from the Debian archive: the secret scanner and the injection quarantine must
 # leave their placeholders and advice alone (packages/agentic-rag/src/ingest/secrets/manuals.int.test.ts).
-MANUALS=(postgresql-doc-15 python3.11-doc)
-MISSING=(); for p in "${MANUALS[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || MISSING+=("$p"); done
-if [ ${#MISSING[@]} -eq 0 ]; then
-  log "manuals already installed"
-else
-  export DEBIAN_FRONTEND=noninteractive
-  APT=(apt-get -q -o DPkg::Lock::Timeout=120)
-  log "installing manuals: ${MISSING[*]}"
-  "${APT[@]}" install -y --no-install-recommends "${MISSING[@]}" \
-    || { log "install failed, retrying after apt-get update"; "${APT[@]}" update; \
-         "${APT[@]}" install -y --no-install-recommends "${MISSING[@]}"; }
-fi
+apt_install manuals postgresql-doc-15 python3.11-doc
 log "done"
