@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { EVAL_RUN, EVAL_RUNS } from '../api/operations.js';
 import type { EvalRun, EvalRunDetail } from '../api/types.js';
 import { useGraphqlRead } from '../api/use-graphql-read.js';
+import { ColumnHeads } from '../layout/ColumnHeads.js';
 import { ErrorMessage } from '../layout/ErrorMessage.js';
 import { useSession } from '../session/session.js';
 import { BarChart, type Bar } from './BarChart.js';
@@ -63,19 +64,19 @@ export function EvalRunsPage() {
         <div className="table-scroll">
           <table className="eval-runs">
             <caption>{runs.length} runs</caption>
-            <thead>
-              <tr>
-                <th scope="col">Started</th>
-                <th scope="col">Dataset</th>
-                <th scope="col">Workspace</th>
-                <th scope="col">Questions</th>
-                <th scope="col">Hit rate</th>
-                <th scope="col">MRR</th>
-                <th scope="col">Fact recall</th>
-                <th scope="col">p50</th>
-                <th scope="col">Charts</th>
-              </tr>
-            </thead>
+            <ColumnHeads
+              names={[
+                'Started',
+                'Dataset',
+                'Workspace',
+                'Questions',
+                'Hit rate',
+                'MRR',
+                'Fact recall',
+                'p50',
+                'Charts',
+              ]}
+            />
             <tbody>
               {runs.map((run) => (
                 <tr key={run.id} className={run.id === chosen?.id ? 'chosen' : undefined}>
@@ -158,14 +159,7 @@ function RunDetail({ run, previous }: { run: EvalRun; previous: EvalRun | null }
       {previous && (
         <div className="table-scroll">
           <table className="eval-compare">
-            <thead>
-              <tr>
-                <th scope="col">Metric</th>
-                <th scope="col">This run</th>
-                <th scope="col">Before</th>
-                <th scope="col">Change</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Metric', 'This run', 'Before', 'Change']} />
             <tbody>
               {METRICS.map((metric) => (
                 <tr key={metric.name}>

@@ -1,4 +1,5 @@
 import type { Job } from '../api/types.js';
+import { ColumnHeads } from '../layout/ColumnHeads.js';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
@@ -8,19 +9,10 @@ export function RecentJobs({ jobs, onOpen }: { jobs: Job[]; onOpen: (id: string)
   return (
     <div className="table-scroll">
       <table className="jobs" aria-label="Latest jobs, newest first">
-        <thead>
-          <tr>
-            <th scope="col">Started</th>
-            <th scope="col">Job</th>
-            <th scope="col">Status</th>
-            <th scope="col" className="optional">
-              Finished
-            </th>
-            <th scope="col" className="optional">
-              Corpus version
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeads
+          names={['Started', 'Job', 'Status', 'Finished', 'Corpus version']}
+          optional={['Finished', 'Corpus version']}
+        />
         <tbody>
           {jobs.map((job) => (
             <tr key={job.id}>

@@ -1,6 +1,7 @@
 import type { ApiError } from '../api/graphql.js';
 import type { SearchHit } from '../api/types.js';
 import { documentHref } from '../documents/DocumentRow.js';
+import { ColumnHeads } from '../layout/ColumnHeads.js';
 import { ErrorMessage } from '../layout/ErrorMessage.js';
 import { Link } from '../layout/Link.js';
 import { plainSnippet } from './snippet.js';
@@ -30,14 +31,7 @@ export function WhyPanel({ hits, error }: { hits: SearchHit[] | null; error: Api
               </p>
               <table>
                 <caption>Channels of {hit.chunkId}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Channel</th>
-                    <th scope="col">Score</th>
-                    <th scope="col">Rank</th>
-                    <th scope="col">Normalised</th>
-                  </tr>
-                </thead>
+                <ColumnHeads names={['Channel', 'Score', 'Rank', 'Normalised']} />
                 <tbody>
                   {Object.entries(hit.channels).map(([channel, score]) => (
                     <tr key={channel}>

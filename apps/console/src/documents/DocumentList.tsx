@@ -1,3 +1,4 @@
+import { ColumnHeads } from '../layout/ColumnHeads.js';
 import { ErrorMessage } from '../layout/ErrorMessage.js';
 import { useSession } from '../session/session.js';
 import type { DocumentOrder, useDocuments } from './use-documents.js';
@@ -54,15 +55,7 @@ export function DocumentList({ list }: { list: ReturnType<typeof useDocuments> }
       )}
       <div className="table-scroll">
         <table className="documents">
-          <thead>
-            <tr>
-              <th scope="col">Document</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Chunks</th>
-              <th scope="col">Updated</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <ColumnHeads names={['Document', 'Kind', 'Chunks', 'Updated', 'Actions']} />
           <tbody>
             {shown.map((document) => (
               <DocumentRow
