@@ -5,7 +5,7 @@
 
 /**
  * A citation as every reader of an answer takes it: the passage's source, its exact character span
- * in the stored text and its page. A fragment, so the console's streamed answer selects the same.
+ * in the stored text and its page. The console's stream spreads it in its `citation` events.
  */
 export const CITATION_FIELDS = /* GraphQL */ `
   fragment CitationFields on Citation {
@@ -22,33 +22,44 @@ export const CITATION_FIELDS = /* GraphQL */ `
   }
 `;
 
-export const RAG_ANSWER = /* GraphQL */ `
-  mutation RagAnswer($input: RagAnswerInput!) {
-    ragAnswer(input: $input) {
-      answer
-      refused
-      cached
-      runId
-      traceId
-      corpusVersion
-      citations {
-        ...CitationFields
-      }
-      selfCheck {
-        passed
-        citationCoverage
-        warnings
-      }
-      conversation {
-        id
-        turn
-        standaloneQuery
-        rewritten
-        rewriter
-      }
+/**
+ * An answer as ragAnswer returns it, and as the stream's `final` event carries it (the console
+ * spreads this fragment there): the text, its citations, the self-check and the conversation turn.
+ */
+export const ANSWER_FIELDS = /* GraphQL */ `
+  fragment AnswerFields on RagAnswer {
+    answer
+    refused
+    cached
+    runId
+    traceId
+    corpusVersion
+    citations {
+      ...CitationFields
+    }
+    selfCheck {
+      passed
+      citationCoverage
+      warnings
+    }
+    conversation {
+      id
+      turn
+      standaloneQuery
+      rewritten
+      rewriter
     }
   }
   ${CITATION_FIELDS}
+`;
+
+export const RAG_ANSWER = /* GraphQL */ `
+  mutation RagAnswer($input: RagAnswerInput!) {
+    ragAnswer(input: $input) {
+      ...AnswerFields
+    }
+  }
+  ${ANSWER_FIELDS}
 `;
 
 export const SEARCH = /* GraphQL */ `
@@ -113,6 +124,7 @@ export const KNOWLEDGE_DOCUMENT = /* GraphQL */ `
 `;
 
 export type {
+  AnswerFieldsFragment,
   CitationFieldsFragment,
   ExpandGraphQuery,
   ExpandGraphQueryVariables,

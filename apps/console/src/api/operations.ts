@@ -1,10 +1,11 @@
 // The operations the console sends that the SDK does not. `search` and `expandGraph` are the SDK's own
 // (`operations` of @agentic-rag/client: SEARCH, EXPAND_GRAPH), with the types its codegen makes for them,
-// and so is the citation an answer carries (CITATION_FIELDS); the console's `pnpm codegen` reads the
-// SDK's operations beside this file for that fragment. Field choices follow apps/api's schema.graphql.
+// and so are an answer and its citations (ANSWER_FIELDS, which holds CITATION_FIELDS): the stream's
+// final event is what ragAnswer returns. The console's `pnpm codegen` reads the SDK's operations
+// beside this file for those fragments. Field choices follow apps/api's schema.graphql.
 import { operations } from '@agentic-rag/client';
 
-const { CITATION_FIELDS } = operations;
+const { ANSWER_FIELDS } = operations;
 
 export const PING = /* GraphQL */ `
   query Ping {
@@ -201,21 +202,7 @@ export const ANSWER_STREAM = /* GraphQL */ `
         ...CitationFields
       }
       answer {
-        answer
-        refused
-        conversation {
-          id
-          standaloneQuery
-          rewritten
-        }
-        citations {
-          ...CitationFields
-        }
-        selfCheck {
-          passed
-          citationCoverage
-          warnings
-        }
+        ...AnswerFields
       }
       error {
         code
@@ -224,7 +211,7 @@ export const ANSWER_STREAM = /* GraphQL */ `
       }
     }
   }
-  ${CITATION_FIELDS}
+  ${ANSWER_FIELDS}
 `;
 
 export const CRAWL_SITE = /* GraphQL */ `

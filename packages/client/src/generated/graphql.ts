@@ -51,6 +51,35 @@ export type CitationFieldsFragment = {
   pageNumber: number | null;
 };
 
+export type AnswerFieldsFragment = {
+  answer: string;
+  refused: boolean;
+  cached: boolean;
+  runId: string;
+  traceId: string;
+  corpusVersion: number;
+  citations: Array<{
+    index: number;
+    sourceId: string;
+    chunkId: string;
+    title: string | null;
+    url: string | null;
+    snippet: string;
+    startOffset: number;
+    endOffset: number;
+    score: number;
+    pageNumber: number | null;
+  }>;
+  selfCheck: { passed: boolean; citationCoverage: number; warnings: Array<string> };
+  conversation: {
+    id: string;
+    turn: number;
+    standaloneQuery: string;
+    rewritten: boolean;
+    rewriter: string;
+  } | null;
+};
+
 export type RagAnswerMutationVariables = Exact<{
   input: RagAnswerInput;
 }>;

@@ -306,7 +306,10 @@ export type AnswerStreamSubscription = {
     answer: {
       answer: string;
       refused: boolean;
-      conversation: { id: string; standaloneQuery: string; rewritten: boolean } | null;
+      cached: boolean;
+      runId: string;
+      traceId: string;
+      corpusVersion: number;
       citations: Array<{
         index: number;
         sourceId: string;
@@ -320,6 +323,13 @@ export type AnswerStreamSubscription = {
         pageNumber: number | null;
       }>;
       selfCheck: { passed: boolean; citationCoverage: number; warnings: Array<string> };
+      conversation: {
+        id: string;
+        turn: number;
+        standaloneQuery: string;
+        rewritten: boolean;
+        rewriter: string;
+      } | null;
     } | null;
     error: { code: string; message: string; retryable: boolean } | null;
   };
@@ -467,6 +477,35 @@ export type CitationFieldsFragment = {
   endOffset: number;
   score: number;
   pageNumber: number | null;
+};
+
+export type AnswerFieldsFragment = {
+  answer: string;
+  refused: boolean;
+  cached: boolean;
+  runId: string;
+  traceId: string;
+  corpusVersion: number;
+  citations: Array<{
+    index: number;
+    sourceId: string;
+    chunkId: string;
+    title: string | null;
+    url: string | null;
+    snippet: string;
+    startOffset: number;
+    endOffset: number;
+    score: number;
+    pageNumber: number | null;
+  }>;
+  selfCheck: { passed: boolean; citationCoverage: number; warnings: Array<string> };
+  conversation: {
+    id: string;
+    turn: number;
+    standaloneQuery: string;
+    rewritten: boolean;
+    rewriter: string;
+  } | null;
 };
 
 export type RagAnswerMutationVariables = Exact<{
