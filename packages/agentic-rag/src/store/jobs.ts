@@ -20,12 +20,9 @@ export interface JobRecord {
   finishedAt: string | null;
 }
 
-export interface QueuedJob {
-  id: string;
-  kind: string;
+/** A job as it is enqueued: always of a workspace, its trace id when the request had one. */
+export interface QueuedJob extends Pick<JobRecord, 'id' | 'kind' | 'payload'> {
   workspaceId: string;
-  /** What rag_jobs keeps of the payload (never an inline document's text). */
-  payload: unknown;
   traceId?: string | null;
   /** An inline document's screened text, kept until the job completes (see the migration). */
   inlineContent?: string | null;
