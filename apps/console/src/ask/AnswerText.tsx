@@ -64,7 +64,7 @@ export function AnswerText({ text, citations }: { text: string; citations: Citat
     },
   };
   return (
-    <div className="answer-text">
+    <div className="answer-text markdown">
       <Markdown
         remarkPlugins={[remarkGfm, remarkMath]}
         rehypePlugins={[rehypeKatex, [rehypeHighlight, { detect: false }]]}

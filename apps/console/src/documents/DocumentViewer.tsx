@@ -98,7 +98,7 @@ export function DocumentViewer({
         </p>
       )}
       {document && rendered && (
-        <div className="document-rendered" tabIndex={0} aria-label={`Text of ${id}`}>
+        <div className="document-rendered markdown" tabIndex={0} aria-label={`Text of ${id}`}>
           <RenderedDocument markdown={markdown.text} math={rendering.math} />
         </div>
       )}
