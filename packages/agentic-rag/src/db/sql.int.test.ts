@@ -129,6 +129,32 @@ describe('connection failures', () => {
   });
 });
 
+describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('a statement Postgres cancels', () => {
+  it('is STATEMENT_CANCELLED, retryable, and the transaction it was in writes nothing', async () => {
+    // What a DBA's statement_timeout on the role does to a slow statement: SQLSTATE 57014, which
+    // was once reported as INTERNAL.
+    const sql = new PostgresSql({ connectionString: process.env.TEST_DATABASE_URL!, maxConnections: 1 });
+    const table = `cancel_probe_${process.pid}`;
+    try {
+      await sql.query(`CREATE TABLE ${table} (id int)`);
+      const outcome = sql.transaction(async (tx) => {
+        await tx.query(`INSERT INTO ${table} VALUES (1)`);
+        await tx.query("SET LOCAL statement_timeout = '50ms'");
+        await tx.query('SELECT pg_sleep(2)');
+      });
+      await expect(outcome).rejects.toMatchObject({
+        code: 'STATEMENT_CANCELLED',
+        retryable: true,
+        details: { sqlState: '57014' },
+      });
+      expect((await sql.query(`SELECT count(*)::int AS n FROM ${table}`)).rows).toEqual([{ n: 0 }]);
+    } finally {
+      await sql.query(`DROP TABLE IF EXISTS ${table}`);
+      await sql.close();
+    }
+  });
+});
+
 describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('a Postgres connection lost mid-transaction', () => {
   it('fails the transaction with STORE_UNAVAILABLE and leaves the process and the pool alive', async () => {
     // What a server restart does to a worker between two statements of its write: the

@@ -4,6 +4,8 @@ import { ErrorCode, RagError } from '../errors/index.js';
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'ENOENT']);
 /** Server busy or starting: too_many_connections, cannot_connect_now, admin/crash shutdown. */
 const UNAVAILABLE_SQLSTATES = new Set(['53300', '57P01', '57P02', '57P03']);
+/** query_canceled: the server's statement_timeout, or pg_cancel_backend, stopped the statement. */
+const CANCELLED_SQLSTATE = '57014';
 /** serialization_failure, deadlock_detected: the same transaction run again normally succeeds. */
 const CONFLICT_SQLSTATES = new Set(['40001', '40P01']);
 /**
@@ -14,9 +16,9 @@ const DRIVER_CONNECTION_MESSAGES =
   /Connection terminated|Cannot use a pool after calling end|Client has encountered a connection error/i;
 
 /**
- * Translates a driver error where it happens: connection failures become STORE_UNAVAILABLE and
- * conflicts TRANSACTION_CONFLICT (both retryable), an aborted signal ABORTED; any other SQL error
- * keeps its SQLSTATE in `details.sqlState`.
+ * Translates a driver error where it happens: connection failures become STORE_UNAVAILABLE,
+ * conflicts TRANSACTION_CONFLICT and a statement the server cancelled STATEMENT_CANCELLED (all
+ * retryable), an aborted signal ABORTED; any other SQL error keeps its SQLSTATE in `details.sqlState`.
  */
 export function translateDatabaseError(error: unknown): RagError {
   if (error instanceof RagError) return error;
@@ -37,6 +39,12 @@ export function translateDatabaseError(error: unknown): RagError {
   }
   if (sqlState && CONFLICT_SQLSTATES.has(sqlState)) {
     return new RagError(ErrorCode.TRANSACTION_CONFLICT, `transaction conflict: ${message}`, {
+      cause: error,
+      details: { sqlState },
+    });
+  }
+  if (sqlState === CANCELLED_SQLSTATE) {
+    return new RagError(ErrorCode.STATEMENT_CANCELLED, `database cancelled the statement: ${message}`, {
       cause: error,
       details: { sqlState },
     });

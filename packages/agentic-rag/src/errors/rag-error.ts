@@ -41,6 +41,7 @@ export const ErrorCode = {
   PAGE_TOO_LARGE: 'PAGE_TOO_LARGE',
   FILE_TOO_LARGE: 'FILE_TOO_LARGE',
   DOCUMENT_ENCRYPTED: 'DOCUMENT_ENCRYPTED',
+  STATEMENT_CANCELLED: 'STATEMENT_CANCELLED',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -294,6 +295,13 @@ export const ERROR_CODE_INFO: Record<ErrorCode, ErrorCodeInfo> = {
     httpStatus: 422,
     retryable: false,
     meaning: 'A PDF that needs a password to open: the same bytes will never parse.',
+  },
+  STATEMENT_CANCELLED: {
+    graphql: 'STATEMENT_CANCELLED',
+    httpStatus: 503,
+    retryable: true,
+    meaning:
+      'The database cancelled a statement: its statement_timeout ran out, or an operator cancelled it. Nothing was written; the same call at a quieter moment, or a narrower one, may succeed.',
   },
 };
 
