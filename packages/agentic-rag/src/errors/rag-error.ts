@@ -330,9 +330,16 @@ export function isRagError(error: unknown): error is RagError {
   return error instanceof RagError;
 }
 
-/** Wraps anything thrown into a RagError, keeping the original as `cause`. */
+/**
+ * Wraps anything thrown into a RagError, keeping the original as `cause`. An AbortError (what
+ * `signal.throwIfAborted()` and an aborted fetch throw when a client went away) is ABORTED, not
+ * the fallback: a cancelled call is not a bug.
+ */
 export function toRagError(error: unknown, fallback: ErrorCode = ErrorCode.INTERNAL): RagError {
   if (isRagError(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
+  if ((error as { name?: unknown } | null)?.name === 'AbortError') {
+    return new RagError(ErrorCode.ABORTED, `the call was cancelled: ${message}`, { cause: error });
+  }
   return new RagError(fallback, message, { cause: error });
 }
